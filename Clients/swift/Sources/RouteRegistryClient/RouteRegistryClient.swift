@@ -1,0 +1,2 @@
+/// The app-side client; see Clients/swift/README.md.
+public enum RouteRegistryClientModule {}

@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One set of compiler settings for every target: Swift 6 language mode comes from the tools version;
+/// `ExistentialAny` keeps `any` explicit so the cost of existentials stays visible.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "RouteRegistry",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .executable(name: "routereg", targets: ["routereg"]),
+        .library(name: "RouteCore", targets: ["RouteCore"]),
+        .library(name: "RouteRegistryClient", targets: ["RouteRegistryClient"]),
+    ],
+    targets: [
+        // C libraries from Debian, through system-library targets.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // Pure Swift, no I/O: versions, patterns, matching, generation, lint.
+        .target(name: "RouteCore", swiftSettings: swiftSettings),
+        // PostgreSQL through libpq: pool, migrations, repositories, embedded cluster, LISTEN/NOTIFY.
+        .target(
+            name: "RouteStore",
+            dependencies: ["CLibPQ", "RouteCore"],
+            swiftSettings: swiftSettings
+        ),
+        // Use cases and the in-memory snapshot.
+        .target(name: "RegistryService", dependencies: ["RouteCore", "RouteStore"], swiftSettings: swiftSettings),
+        // libmicrohttpd transport, JSON-RPC 2.0, auth, well-known files, metrics.
+        .target(
+            name: "RPCServer",
+            dependencies: ["CMicroHTTPD", "RouteCore", "RegistryService"],
+            swiftSettings: swiftSettings
+        ),
+        // Test helpers: a throwaway PostgreSQL per run, a database per suite, an in-process server.
+        .target(
+            name: "RegistryTesting",
+            dependencies: ["RouteStore", "RegistryService", "RPCServer"],
+            swiftSettings: swiftSettings
+        ),
+        // The thin executable: serve, migrate and the release engineer's CLI.
+        .executableTarget(
+            name: "routereg",
+            dependencies: ["RouteCore", "RouteStore", "RegistryService", "RPCServer"],
+            swiftSettings: swiftSettings
+        ),
+        // The app-side client: canOpen tables, local decisions, fallback URLs.
+        .target(
+            name: "RouteRegistryClient",
+            dependencies: ["RouteCore"],
+            path: "Clients/swift/Sources/RouteRegistryClient",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RouteStoreTests",
+            dependencies: ["RouteStore", "RegistryTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RPCServerTests",
+            dependencies: ["RPCServer", "RegistryTesting"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

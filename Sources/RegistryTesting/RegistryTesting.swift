@@ -1,0 +1,2 @@
+/// The RegistryTesting module; see DESIGN.md §5 for its place among the layers.
+public enum RegistryTestingModule {}

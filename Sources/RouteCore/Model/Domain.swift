@@ -1,0 +1,27 @@
+/// A host the apps answer for (`m.badoo.com`). Resource name: `domains/{host}`.
+public struct Domain: Sendable, Hashable, Codable {
+    /// Lower-case host name without a trailing dot or port.
+    public var host: String
+    /// IDs of the apps served on this host, in AASA order.
+    public var apps: [String]
+    /// When set, this host serves exactly the rules of that host (e.g. `www.badoo.com` → `badoo.com`).
+    public var aliasOf: String?
+    /// Matching defaults for the whole domain (Apple's top-level `defaults`).
+    public var defaults: MatchDefaults?
+    /// User-defined substitution variables (`$(food)` → `["burrito", "pizza"]`).
+    public var substitutionVariables: [String: [String]]?
+    /// Also emit the legacy `paths` form for iOS 12 and earlier.
+    public var legacyPaths: Bool?
+
+    public init(
+        host: String, apps: [String], aliasOf: String? = nil, defaults: MatchDefaults? = nil,
+        substitutionVariables: [String: [String]]? = nil, legacyPaths: Bool? = nil
+    ) {
+        self.host = host
+        self.apps = apps
+        self.aliasOf = aliasOf
+        self.defaults = defaults
+        self.substitutionVariables = substitutionVariables
+        self.legacyPaths = legacyPaths
+    }
+}

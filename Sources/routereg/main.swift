@@ -1,0 +1,3 @@
+import Foundation
+
+print("routereg: commands arrive with the server and CLI issues")
