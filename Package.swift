@@ -56,7 +56,37 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "RouteCoreTests", dependencies: ["RouteCore"], swiftSettings: swiftSettings),
+        // The matcher benchmark (a benchmark, not a timed test): ns/decision at 100, 1,000 and 10,000 rules.
+        .executableTarget(
+            name: "routereg-bench",
+            dependencies: ["RouteCore"],
+            path: "Sources/RouteCoreBenchmarks",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "RouteCoreTests",
+            dependencies: ["RouteCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RegistryServiceTests",
+            dependencies: ["RegistryService", "RegistryTesting"],
+            swiftSettings: swiftSettings
+        ),
+        // Runs the built `routereg` binary and compares stdout, stderr and exit codes.
+        .testTarget(
+            name: "RouteregTests",
+            dependencies: ["routereg", "RegistryTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RouteRegistryClientTests",
+            dependencies: ["RouteRegistryClient", "RegistryTesting"],
+            path: "Clients/swift/Tests/RouteRegistryClientTests",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RouteStoreTests",
             dependencies: ["RouteStore", "RegistryTesting"],
