@@ -1,0 +1,52 @@
+/// Who may call a method. Roles are ordered: an `admin` may do what a `releaser` may, who may do what a
+/// `reader` may; `public` methods need no token at all.
+public enum Access: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
+    case `public`
+    case reader
+    case releaser
+    case admin
+
+    private var rank: Int {
+        switch self {
+        case .public: 0
+        case .reader: 1
+        case .releaser: 2
+        case .admin: 3
+        }
+    }
+
+    public static func < (lhs: Access, rhs: Access) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One method of the registry's JSON-RPC API, described once: its wire name, who may call it, and the
+/// shapes of its params and result. The server's dispatcher and the Swift client are both built from these
+/// descriptors, and a test proves they agree with `Schema/registry.openrpc.json`.
+public protocol RPCMethodDescriptor: Sendable {
+    /// The params object.
+    associatedtype Input: Codable & Sendable
+    /// The result.
+    associatedtype Output: Codable & Sendable
+
+    /// `Service.Method`, PascalCase.
+    static var name: String { get }
+    /// The weakest role allowed to call it.
+    static var access: Access { get }
+}
+
+/// An empty params object or result (`{}`).
+public struct Empty: Codable, Sendable, Hashable {
+    public init() {}
+}
+
+/// Paging params shared by list methods.
+public struct PageRequest: Codable, Sendable, Hashable {
+    /// At most this many items (default 50, at most 1000).
+    public var pageSize: Int?
+    /// The `nextPageToken` of the previous page.
+    public var pageToken: String?
+
+    public init(pageSize: Int? = nil, pageToken: String? = nil) {
+        self.pageSize = pageSize
+        self.pageToken = pageToken
+    }
+}
