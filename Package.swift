@@ -45,7 +45,7 @@ let package = Package(
         // The thin executable: serve, migrate and the release engineer's CLI.
         .executableTarget(
             name: "routereg",
-            dependencies: ["RouteCore", "RouteStore", "RegistryService", "RPCServer"],
+            dependencies: ["RouteCore", "RouteStore", "RegistryService", "RPCServer", "RouteRegistryClient"],
             swiftSettings: swiftSettings
         ),
         // The app-side client: canOpen tables, local decisions, fallback URLs.
