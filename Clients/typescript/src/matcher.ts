@@ -1,0 +1,180 @@
+import { normalizeHost, parseLinkURL, percentDecode } from "./linkUrl.js";
+import type { LinkURL } from "./linkUrl.js";
+import { Pattern } from "./pattern.js";
+import type { SubstitutionVariables } from "./pattern.js";
+
+/** What an `apple-app-site-association` document says about a URL for an app, as iOS decides it. */
+export type MatchOutcome = "match" | "exclude" | "no_match";
+
+/** Matching options resolved for one rule: rule, then `details[].defaults`, then `applinks.defaults`. */
+interface Options {
+  caseSensitive: boolean;
+  percentEncoded: boolean;
+}
+
+/** One rule in evaluation order; an undefined component matches anything. */
+interface Rule {
+  path?: string;
+  query?: string | Record<string, string>;
+  fragment?: string;
+  exclude: boolean;
+  options: Options;
+}
+
+type JSONObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JSONObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Evaluates `url` against the AASA document `aasa` served by `domain`, for the app `appId`
+ * (`TEAMID.bundle.id`), exactly as iOS does: the rules of every `details` entry listing the app are
+ * walked in order and the first that matches decides (`exclude` for an exclusion rule, `match` otherwise);
+ * `no_match` when none matches, when the URL's host is not `domain`, or when the app is not listed.
+ *
+ * Both the modern `components` form and the legacy forms (`paths` with `NOT ` exclusions, and `details`
+ * as a dictionary keyed by app ID) are understood. A web page can use this to decide whether to offer an
+ * "open in app" button.
+ */
+export function evaluate(aasa: unknown, appId: string, url: string, domain: string): MatchOutcome {
+  const link = parseLinkURL(url);
+  if (link === undefined || link.host !== normalizeHost(domain)) return "no_match";
+  if (!isObject(aasa) || !isObject(aasa.applinks)) return "no_match";
+  const applinks = aasa.applinks;
+  const variables = substitutionVariables(applinks.substitutionVariables);
+  for (const rule of rulesFor(applinks, appId)) {
+    if (ruleMatches(rule, link, variables)) return rule.exclude ? "exclude" : "match";
+  }
+  return "no_match";
+}
+
+function rulesFor(applinks: JSONObject, appId: string): Rule[] {
+  const top = resolveOptions(applinks.defaults, { caseSensitive: true, percentEncoded: true });
+  const details = applinks.details;
+  const rules: Rule[] = [];
+  if (Array.isArray(details)) {
+    for (const detail of details) {
+      if (!isObject(detail) || !listsApp(detail, appId)) continue;
+      rules.push(...detailRules(detail, resolveOptions(detail.defaults, top)));
+    }
+  } else if (isObject(details)) {
+    // Legacy (iOS 9 era) form: {"TEAMID.bundle.id": {"paths": [...]}}.
+    const detail = details[appId];
+    if (isObject(detail)) rules.push(...detailRules(detail, resolveOptions(detail.defaults, top)));
+  }
+  return rules;
+}
+
+function listsApp(detail: JSONObject, appId: string): boolean {
+  if (Array.isArray(detail.appIDs) && detail.appIDs.includes(appId)) return true;
+  return detail.appID === appId;
+}
+
+function detailRules(detail: JSONObject, defaults: Options): Rule[] {
+  // iOS 13+ reads `components` and ignores `paths` when both are present.
+  if (Array.isArray(detail.components)) {
+    return detail.components.filter(isObject).map((component) => componentRule(component, defaults));
+  }
+  if (Array.isArray(detail.paths)) {
+    return detail.paths
+      .filter((p): p is string => typeof p === "string")
+      .map((p) => {
+        const exclude = p.startsWith("NOT ");
+        return { path: exclude ? p.slice(4) : p, exclude, options: defaults };
+      });
+  }
+  return [];
+}
+
+function componentRule(component: JSONObject, defaults: Options): Rule {
+  const rule: Rule = { exclude: component.exclude === true, options: resolveOptions(component, defaults) };
+  if (typeof component["/"] === "string") rule.path = component["/"];
+  if (typeof component["#"] === "string") rule.fragment = component["#"];
+  const query = component["?"];
+  if (typeof query === "string") {
+    rule.query = query;
+  } else if (isObject(query) && Object.values(query).every((v) => typeof v === "string")) {
+    // A dictionary with any non-string value is ignored as a whole (the query then matches anything).
+    rule.query = query as Record<string, string>;
+  }
+  return rule;
+}
+
+function resolveOptions(source: unknown, fallback: Options): Options {
+  if (!isObject(source)) return fallback;
+  return {
+    caseSensitive: typeof source.caseSensitive === "boolean" ? source.caseSensitive : fallback.caseSensitive,
+    percentEncoded: typeof source.percentEncoded === "boolean" ? source.percentEncoded : fallback.percentEncoded,
+  };
+}
+
+function substitutionVariables(value: unknown): SubstitutionVariables {
+  const out: Record<string, string[]> = {};
+  if (!isObject(value)) return out;
+  for (const [name, values] of Object.entries(value)) {
+    if (Array.isArray(values)) out[name] = values.filter((v): v is string => typeof v === "string");
+  }
+  return out;
+}
+
+function ruleMatches(rule: Rule, link: LinkURL, variables: SubstitutionVariables): boolean {
+  const { caseSensitive, percentEncoded } = rule.options;
+  const decode = (text: string): string => (percentEncoded ? text : percentDecode(text));
+  const pattern = (source: string): Pattern => new Pattern(source, variables, caseSensitive);
+
+  if (rule.path !== undefined && !pathMatches(rule.path, decode(link.path), pattern)) return false;
+  if (rule.fragment !== undefined && !pattern(rule.fragment).matches(decode(link.fragment ?? ""))) return false;
+  if (typeof rule.query === "string") {
+    if (!pattern(rule.query).matches(decode(link.query ?? ""))) return false;
+  } else if (rule.query !== undefined) {
+    const items = queryItems(link.query, decode, caseSensitive);
+    for (const [name, source] of Object.entries(rule.query)) {
+      const key = caseSensitive ? name : name.toLowerCase();
+      // A missing item counts as empty; every occurrence of a repeated name must match.
+      const values = items.get(key) ?? [""];
+      const compiled = pattern(source);
+      if (!values.every((value) => compiled.matches(value))) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Paths compare with repeated slashes collapsed, trailing slashes ignored on both sides and the pattern's
+ * leading slash optional; a pattern ending in `/*` also matches the bare directory (`/buy/*` matches
+ * `/buy`, not `/buyer`).
+ */
+function pathMatches(source: string, path: string, pattern: (source: string) => Pattern): boolean {
+  const normalizedSource = normalizePath(source);
+  const normalizedPath = normalizePath(path);
+  if (pattern(normalizedSource).matches(normalizedPath)) return true;
+  if (!normalizedSource.endsWith("/*")) return false;
+  return pattern(normalizePath(normalizedSource.slice(0, -2))).matches(normalizedPath);
+}
+
+function normalizePath(path: string): string {
+  const collapsed = ("/" + path).replace(/\/{2,}/g, "/");
+  return collapsed.length > 1 ? collapsed.replace(/\/+$/, "") : collapsed;
+}
+
+function queryItems(
+  query: string | undefined,
+  decode: (text: string) => string,
+  caseSensitive: boolean,
+): Map<string, string[]> {
+  const items = new Map<string, string[]>();
+  if (query === undefined || query === "") return items;
+  for (const item of query.split("&")) {
+    if (item === "") continue;
+    const eq = item.indexOf("=");
+    // `?flag` (no `=`) is an item whose value is empty.
+    const rawName = eq >= 0 ? item.slice(0, eq) : item;
+    const value = eq >= 0 ? decode(item.slice(eq + 1)) : "";
+    const decodedName = decode(rawName);
+    const name = caseSensitive ? decodedName : decodedName.toLowerCase();
+    const list = items.get(name);
+    if (list) list.push(value);
+    else items.set(name, [value]);
+  }
+  return items;
+}
