@@ -1,0 +1,60 @@
+/// A `ComponentRule` compiled for matching: each component a `CompiledPattern` in the rule's form.
+struct CompiledRule: Sendable {
+    /// A compiled `?` component.
+    enum Query: Sendable {
+        case string(CompiledPattern)
+        case items([(name: [UInt8], pattern: CompiledPattern)])
+    }
+
+    let form: MatchForm
+    let path: CompiledPattern?
+    let query: Query?
+    let fragment: CompiledPattern?
+
+    init(_ rule: ComponentRule, variables: SubstitutionVariables) {
+        let form = MatchForm(caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded)
+        let folded = form.folded
+        self.form = form
+        path = rule.path.map { CompiledPattern($0, isPath: true, folded: folded, variables: variables) }
+        fragment = rule.fragment.map { CompiledPattern($0, isPath: false, folded: folded, variables: variables) }
+        switch rule.query {
+        case nil:
+            query = nil
+        case .string(let pattern)?:
+            query = .string(CompiledPattern(pattern, isPath: false, folded: folded, variables: variables))
+        case .items(let items)?:
+            // Sorted so that compilation (and therefore evaluation order) does not depend on hashing.
+            query = .items(
+                items.sorted { $0.key < $1.key }.map { name, pattern in
+                    let nameBytes = Array(name.utf8)
+                    return (
+                        folded ? TextForms.folded(nameBytes) : nameBytes,
+                        CompiledPattern(pattern, isPath: false, folded: folded, variables: variables)
+                    )
+                })
+        }
+    }
+
+    /// True when every component the rule names matches the URL.
+    func matches(_ subject: inout MatchSubject) -> Bool {
+        if let path, !path.matches(subject.path(form)) { return false }
+        if let fragment, !fragment.matches(subject.fragment(form)) { return false }
+        switch query {
+        case nil:
+            return true
+        case .string(let pattern)?:
+            return pattern.matches(subject.query(form))
+        case .items(let wanted)?:
+            let items = subject.queryItems(form)
+            for (name, pattern) in wanted {
+                var seen = false
+                for item in items where item.name == name {
+                    seen = true
+                    if !pattern.matches(item.value) { return false }
+                }
+                if !seen && !pattern.matchesEmpty { return false }
+            }
+            return true
+        }
+    }
+}
