@@ -62,8 +62,8 @@ struct CompiledPattern: Sendable, Hashable {
         return tokens
     }
 
-    /// Leading `/` optional, repeated `/` collapsed, exactly one trailing `/` unless the pattern ends in
-    /// `*` (so `/buy/*` matches the canonical `/buy/`, i.e. `/buy`).
+    /// Leading `/` optional, repeated `/` collapsed, trailing `/` dropped (except for the root pattern `/`),
+    /// exactly as URL paths are canonicalised; a final `/*` becomes `subpathTail`.
     static func canonicalPath(_ tokens: [PatternToken]) -> [PatternToken] {
         var tokens = tokens
         if case .literal(let first)? = tokens.first, first.first == UInt8(ascii: "/") {
@@ -72,18 +72,22 @@ struct CompiledPattern: Sendable, Hashable {
         }
         tokens = mergeLiterals(tokens).map { token in
             guard case .literal(let bytes) = token else { return token }
-            var out: [UInt8] = []
-            for byte in bytes where !(byte == UInt8(ascii: "/") && out.last == UInt8(ascii: "/")) { out.append(byte) }
-            return .literal(out)
+            return .literal(TextForms.collapsingSlashes(bytes))
         }
-        tokens = mergeLiterals(tokens)
-        if case .literal(var last)? = tokens.last {
+        if tokens.count > 1 || tokens.first != .literal([UInt8(ascii: "/")]), case .literal(var last)? = tokens.last {
             while last.last == UInt8(ascii: "/") { last.removeLast() }
             tokens.removeLast()
             if !last.isEmpty { tokens.append(.literal(last)) }
         }
-        if tokens.last != .anyRun { tokens.append(.literal([UInt8(ascii: "/")])) }
-        return mergeLiterals(tokens)
+        if tokens.last == .anyRun, tokens.count >= 2, case .literal(var slash) = tokens[tokens.count - 2],
+            slash.last == UInt8(ascii: "/")
+        {
+            slash.removeLast()
+            tokens.removeLast(2)
+            if !slash.isEmpty { tokens.append(.literal(slash)) }
+            tokens.append(.subpathTail)
+        }
+        return tokens
     }
 
     private static func mergeLiterals(_ tokens: [PatternToken]) -> [PatternToken] {
@@ -103,7 +107,7 @@ struct CompiledPattern: Sendable, Hashable {
     static func folded(_ token: PatternToken) -> PatternToken {
         switch token {
         case .literal(let bytes): return .literal(TextForms.folded(bytes))
-        case .anyCharacter, .anyRun: return token
+        case .anyCharacter, .anyRun, .subpathTail: return token
         case .characterClass(let cls): return .characterClass(cls.caseInsensitive)
         case .twoLetterCode(let codes): return .twoLetterCode(Set(codes.map { $0 | 0x2020 }))
         case .oneOf(let values): return .oneOf(values.map { $0.map(folded) })

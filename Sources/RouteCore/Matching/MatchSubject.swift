@@ -35,7 +35,7 @@ struct MatchSubject {
     mutating func path(_ form: MatchForm) -> [UInt8] {
         if let cached = paths[form.index] { return cached }
         var bytes = Array(url.path.utf8)
-        if form.decoded { bytes = TextForms.percentDecoded(bytes) ?? bytes }
+        if form.decoded { bytes = TextForms.percentDecoded(bytes) }
         bytes = TextForms.canonicalPath(bytes)
         if form.folded { bytes = TextForms.folded(bytes) }
         paths[form.index] = bytes
@@ -82,7 +82,7 @@ struct MatchSubject {
 
     private static func transformed(_ bytes: [UInt8], _ form: MatchForm) -> [UInt8] {
         var bytes = bytes
-        if form.decoded { bytes = TextForms.percentDecoded(bytes) ?? bytes }
+        if form.decoded { bytes = TextForms.percentDecoded(bytes) }
         if form.folded { bytes = TextForms.folded(bytes) }
         return bytes
     }

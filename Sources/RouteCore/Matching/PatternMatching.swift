@@ -30,6 +30,9 @@ extension CompiledPattern {
                     ti += 1
                     continue
                 }
+                if case .subpathTail = tokens[ti], si == s.count || s[si] == UInt8(ascii: "/") {
+                    return true
+                }
                 if let next = step(tokens[ti], s, si) {
                     ti += 1
                     si = next
@@ -60,6 +63,8 @@ extension CompiledPattern {
                     if k >= s.count { return false }
                     k = min(s.count, k + TextForms.scalarLength(s[k]))
                 }
+            case .subpathTail:
+                return (si == s.count || s[si] == UInt8(ascii: "/")) && then(s.count)
             case .oneOf(let values):
                 for value in values
                 where backtrackingMatch(value, 0, s, si, { backtrackingMatch(tokens, ti + 1, s, $0, then) }) {
@@ -96,7 +101,7 @@ extension CompiledPattern {
         case .twoLetterCode(let codes):
             guard s.count - si >= 2, codes.contains(UInt16(s[si]) << 8 | UInt16(s[si + 1])) else { return nil }
             return si + 2
-        case .anyRun, .oneOf:
+        case .anyRun, .oneOf, .subpathTail:
             return nil
         }
     }

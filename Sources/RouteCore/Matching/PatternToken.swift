@@ -7,6 +7,9 @@ enum PatternToken: Sendable, Hashable {
     case anyCharacter
     /// `*`: any run of characters, none included, `/` included.
     case anyRun
+    /// A path pattern's final `/*`: the rest of the path is empty or starts with `/` (so `/buy/*` matches
+    /// `/buy` and `/buy/42` but not `/buyer`). Only ever the last token.
+    case subpathTail
     /// `$(alpha)` and friends: exactly one ASCII character of a class.
     case characterClass(CharacterClass)
     /// `$(lang)`, `$(region)`: two ASCII characters that form one of the codes (each code is two bytes,

@@ -2,26 +2,33 @@
 /// and path canonicalisation. Patterns and URLs use the same functions, so a folded pattern literal is
 /// always comparable byte for byte with a folded URL.
 enum TextForms {
-    /// Percent-decodes `bytes`; nil when an escape is malformed or the result is not UTF-8, in which case
-    /// callers compare the text as written (a URL iOS could not decode cannot match a decoded pattern).
-    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
+    /// Percent-decodes `bytes` as UTF-8. A malformed escape, or a run of escapes that is not valid UTF-8,
+    /// stays as written: what cannot be decoded is compared literally rather than rejecting the URL.
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
+        var run: [UInt8] = []
         var i = 0
         while i < bytes.count {
-            let byte = bytes[i]
-            if byte == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
-                else { return nil }
-                out.append(high << 4 | low)
+            let runStart = i
+            run.removeAll(keepingCapacity: true)
+            while i + 2 < bytes.count, bytes[i] == UInt8(ascii: "%"), let high = hexValue(bytes[i + 1]),
+                let low = hexValue(bytes[i + 2])
+            {
+                run.append(high << 4 | low)
                 i += 3
-            } else {
-                out.append(byte)
+            }
+            if run.isEmpty {
+                out.append(bytes[i])
                 i += 1
+            } else if String(validating: run, as: UTF8.self) != nil {
+                out.append(contentsOf: run)
+            } else {
+                out.append(contentsOf: bytes[runStart..<i])
             }
         }
-        return String(validating: out, as: UTF8.self) == nil ? nil : out
+        return out
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -50,16 +57,23 @@ enum TextForms {
         return out
     }
 
-    /// The canonical form of a URL path: a leading `/`, no repeated `/`, exactly one trailing `/`.
-    /// "" and "/" both become "/". The trailing slash is what lets `/buy/*` match `/buy` while `/buy`,
-    /// `/buy/` and the pattern `/buy/` all compare equal.
+    /// The canonical form of a URL path: a leading `/`, no repeated `/`, no trailing `/` except for the root
+    /// path, which is `/` (so "" and "/" are the same path, and so are `/buy` and `/buy/`).
     static func canonicalPath(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "/")]
-        out.reserveCapacity(bytes.count + 2)
+        out.reserveCapacity(bytes.count + 1)
         for byte in bytes where !(byte == UInt8(ascii: "/") && out.last == UInt8(ascii: "/")) {
             out.append(byte)
         }
-        if out.last != UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
+        while out.count > 1, out.last == UInt8(ascii: "/") { out.removeLast() }
+        return out
+    }
+
+    /// `bytes` with every run of `/` collapsed to one.
+    static func collapsingSlashes(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes where !(byte == UInt8(ascii: "/") && out.last == UInt8(ascii: "/")) { out.append(byte) }
         return out
     }
 
