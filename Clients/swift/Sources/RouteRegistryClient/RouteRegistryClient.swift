@@ -1,2 +1,0 @@
-/// The app-side client; see Clients/swift/README.md.
-public enum RouteRegistryClientModule {}

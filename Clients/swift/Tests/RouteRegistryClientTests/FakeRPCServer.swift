@@ -1,0 +1,203 @@
+import Foundation
+import RouteCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A tiny HTTP/1.1 JSON-RPC responder on 127.0.0.1 and an ephemeral port, for testing the client's wire
+/// handling without the real server: one connection at a time, one request per connection.
+///
+/// `@unchecked Sendable`: the socket descriptors are set once in `init` (the listening one) or owned by
+/// the accept thread; everything shared (`requests`, `held`, `handler`) sits behind `lock`.
+final class FakeRPCServer: @unchecked Sendable {
+    /// What the server received.
+    struct Request: Sendable {
+        var method: String
+        var params: JSONValue
+        /// Header names lower-cased.
+        var headers: [String: String]
+        var body: Data
+    }
+
+    /// How to answer one request.
+    enum Reply: Sendable {
+        /// `{"jsonrpc":"2.0","id":…,"result":<json>}`
+        case result(String)
+        /// `{"jsonrpc":"2.0","id":…,"error":<json>}`
+        case error(String)
+        /// An arbitrary HTTP status and body.
+        case http(status: Int, body: String)
+        /// Never answer (until the server stops).
+        case hang
+    }
+
+    typealias Handler = @Sendable (Request) -> Reply
+
+    let port: UInt16
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private let listener: Int32
+    private let lock = NSLock()
+    private var handler: Handler
+    private var received: [Request] = []
+    private var held: [Int32] = []
+    private var stopped = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(handler: @escaping Handler) throws {
+        self.handler = handler
+        (listener, port) = try Self.openListener()
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// Every request so far, in order.
+    var requests: [Request] { lock.withLock { received } }
+
+    /// Replaces the handler (e.g. to change the table between calls).
+    func setHandler(_ handler: @escaping Handler) { lock.withLock { self.handler = handler } }
+
+    /// Closes the listening socket and every held connection; afterwards connections are refused.
+    /// Every test calls it (the accept thread keeps the server alive until then).
+    func stop() {
+        let wasStopped = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return stopped
+        }
+        if wasStopped { return }
+        _ = shutdown(listener, Int32(SHUT_RDWR))
+        finished.wait()
+        close(listener)
+        for fd in lock.withLock({ held }) { close(fd) }
+    }
+
+    private func acceptLoop() {
+        defer { finished.signal() }
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if lock.withLock({ stopped }) {
+                close(fd)
+                return
+            }
+            serve(fd)
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = readRequest(fd) else {
+            close(fd)
+            return
+        }
+        let handler = lock.withLock {
+            received.append(request)
+            return self.handler
+        }
+        let id = "1"
+        switch handler(request) {
+        case .result(let json): respond(fd, 200, #"{"jsonrpc":"2.0","id":\#(id),"result":\#(json)}"#)
+        case .error(let json): respond(fd, 200, #"{"jsonrpc":"2.0","id":\#(id),"error":\#(json)}"#)
+        case .http(let status, let body): respond(fd, status, body)
+        case .hang:
+            lock.withLock { held.append(fd) }
+            return
+        }
+        close(fd)
+    }
+
+    private func respond(_ fd: Int32, _ status: Int, _ body: String) {
+        let bytes = Array(body.utf8)
+        let head =
+            "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n"
+            + "Connection: close\r\n\r\n"
+        writeAll(fd, Array(head.utf8) + bytes)
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    private func readRequest(_ fd: Int32) -> Request? {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        func fill() -> Bool {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return false }
+            buffer += chunk[0..<n]
+            return true
+        }
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headerEnd: Int?
+        while headerEnd == nil {
+            guard fill() else { return nil }
+            headerEnd = buffer.indices.dropLast(3).first { Array(buffer[$0..<$0 + 4]) == separator }
+        }
+        guard let end = headerEnd, let head = String(bytes: buffer[0..<end], encoding: .utf8) else { return nil }
+        var headers: [String: String] = [:]
+        for line in head.components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        if headers["expect"]?.lowercased() == "100-continue" {
+            writeAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        while buffer.count < end + 4 + length {
+            guard fill() else { return nil }
+        }
+        let body = Data(buffer[(end + 4)..<(end + 4 + length)])
+        guard let envelope = try? JSONValue(json: body), let method = envelope["method"]?.stringValue else {
+            return Request(method: "", params: .null, headers: headers, body: body)
+        }
+        return Request(method: method, params: envelope["params"] ?? .null, headers: headers, body: body)
+    }
+
+    /// A listening socket on 127.0.0.1 and the port the kernel chose.
+    private static func openListener() throws -> (Int32, UInt16) {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var actual = sockaddr_in()
+        var actualSize = size
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualSize) }
+        }
+        return (fd, UInt16(bigEndian: actual.sin_port))
+    }
+
+    /// A port nothing listens on (bound, then released), for connection-refused tests.
+    static func closedPort() throws -> UInt16 {
+        let (fd, port) = try openListener()
+        close(fd)
+        return port
+    }
+}
