@@ -2,3 +2,8 @@
 // AASA matcher.
 export * from "./matcher.js";
 export { parseLinkURL, percentDecode } from "./linkUrl.js";
+export * from "./types.js";
+export * from "./errors.js";
+export { METHOD_NAMES, clientMethodName } from "./api.js";
+export { RouteRegistryClient } from "./client.js";
+export { aasaHandler } from "./aasaHandler.js";

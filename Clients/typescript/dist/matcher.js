@@ -13,34 +13,39 @@ const isObject = (value) => typeof value === "object" && value !== null && !Arra
  */
 export function evaluate(aasa, appId, url, domain) {
     const link = parseLinkURL(url);
-    if (link === undefined || link.host !== normalizeHost(domain))
+    // Universal links are web links: a custom-scheme URL never opens through the AASA.
+    if (link === undefined || (link.scheme !== "https" && link.scheme !== "http"))
+        return "no_match";
+    if (link.host !== normalizeHost(domain))
         return "no_match";
     if (!isObject(aasa) || !isObject(aasa.applinks))
         return "no_match";
-    const applinks = aasa.applinks;
-    const variables = substitutionVariables(applinks.substitutionVariables);
-    for (const rule of rulesFor(applinks, appId)) {
-        if (ruleMatches(rule, link, variables))
+    for (const rule of rulesFor(aasa.applinks, appId)) {
+        if (ruleMatches(rule, link))
             return rule.exclude ? "exclude" : "match";
     }
     return "no_match";
 }
 function rulesFor(applinks, appId) {
     const top = resolveOptions(applinks.defaults, { caseSensitive: true, percentEncoded: true });
+    const variables = substitutionVariables(applinks.substitutionVariables);
     const details = applinks.details;
     const rules = [];
+    const add = (detail) => {
+        const detailVariables = { ...variables, ...substitutionVariables(detail.substitutionVariables) };
+        rules.push(...detailRules(detail, resolveOptions(detail.defaults, top), detailVariables));
+    };
     if (Array.isArray(details)) {
-        for (const detail of details) {
-            if (!isObject(detail) || !listsApp(detail, appId))
-                continue;
-            rules.push(...detailRules(detail, resolveOptions(detail.defaults, top)));
-        }
+        // The rules of every entry listing the app, in document order.
+        for (const detail of details)
+            if (isObject(detail) && listsApp(detail, appId))
+                add(detail);
     }
     else if (isObject(details)) {
         // Legacy (iOS 9 era) form: {"TEAMID.bundle.id": {"paths": [...]}}.
-        const detail = details[appId];
+        const detail = Object.prototype.hasOwnProperty.call(details, appId) ? details[appId] : undefined;
         if (isObject(detail))
-            rules.push(...detailRules(detail, resolveOptions(detail.defaults, top)));
+            add(detail);
     }
     return rules;
 }
@@ -49,23 +54,26 @@ function listsApp(detail, appId) {
         return true;
     return detail.appID === appId;
 }
-function detailRules(detail, defaults) {
+function detailRules(detail, defaults, variables) {
     // iOS 13+ reads `components` and ignores `paths` when both are present.
-    if (Array.isArray(detail.components)) {
-        return detail.components.filter(isObject).map((component) => componentRule(component, defaults));
+    if (detail.components !== undefined) {
+        if (!Array.isArray(detail.components))
+            return [];
+        return detail.components.filter(isObject).map((component) => componentRule(component, defaults, variables));
     }
-    if (Array.isArray(detail.paths)) {
-        return detail.paths
-            .filter((p) => typeof p === "string")
-            .map((p) => {
-            const exclude = p.startsWith("NOT ");
-            return { path: exclude ? p.slice(4) : p, exclude, options: defaults };
-        });
-    }
-    return [];
+    if (!Array.isArray(detail.paths))
+        return [];
+    // Legacy paths predate `defaults`: always case-sensitive and compared as written, path only.
+    const legacy = { caseSensitive: true, percentEncoded: true };
+    return detail.paths
+        .filter((p) => typeof p === "string")
+        .map((p) => {
+        const exclude = p.startsWith("NOT ");
+        return { path: exclude ? p.slice(4) : p, exclude, options: legacy, variables };
+    });
 }
-function componentRule(component, defaults) {
-    const rule = { exclude: component.exclude === true, options: resolveOptions(component, defaults) };
+function componentRule(component, defaults, variables) {
+    const rule = { exclude: component.exclude === true, options: resolveOptions(component, defaults), variables };
     if (typeof component["/"] === "string")
         rule.path = component["/"];
     if (typeof component["#"] === "string")
@@ -98,10 +106,10 @@ function substitutionVariables(value) {
     }
     return out;
 }
-function ruleMatches(rule, link, variables) {
+function ruleMatches(rule, link) {
     const { caseSensitive, percentEncoded } = rule.options;
     const decode = (text) => (percentEncoded ? text : percentDecode(text));
-    const pattern = (source) => new Pattern(source, variables, caseSensitive);
+    const pattern = (source) => new Pattern(source, rule.variables, caseSensitive);
     if (rule.path !== undefined && !pathMatches(rule.path, decode(link.path), pattern))
         return false;
     if (rule.fragment !== undefined && !pattern(rule.fragment).matches(decode(link.fragment ?? "")))

@@ -8,7 +8,7 @@ const range = (from, to) => {
 const UPPER = range("A", "Z");
 const LOWER = range("a", "z");
 const DIGIT = range("0", "9");
-/** Apple's predefined variables; user-defined ones with the same name take precedence. */
+/** Apple's predefined variables; they win over user-defined lists of the same name. */
 const PREDEFINED = {
     alpha: [...UPPER, ...LOWER],
     upper: UPPER,
@@ -27,7 +27,7 @@ export class Pattern {
      */
     constructor(source, variables, caseSensitive) {
         this.caseSensitive = caseSensitive;
-        this.tokens = compile(source, { ...PREDEFINED, ...variables }, caseSensitive, true);
+        this.tokens = compile(source, { ...variables, ...PREDEFINED }, caseSensitive, true);
     }
     /** True when the whole of `subject` matches the pattern. */
     matches(subject) {

@@ -3,3 +3,11 @@
 export * from "./matcher.js";
 export { parseLinkURL, percentDecode } from "./linkUrl.js";
 export type { LinkURL } from "./linkUrl.js";
+export * from "./types.js";
+export * from "./errors.js";
+export { METHOD_NAMES, clientMethodName } from "./api.js";
+export type { RegistryApi, MethodName, ClientMethodName, AssociationResult, WatchResult } from "./api.js";
+export { RouteRegistryClient } from "./client.js";
+export type { ClientOptions, CallOptions, FetchFunction, AbortSignalLike, RegistryMethods } from "./client.js";
+export { aasaHandler } from "./aasaHandler.js";
+export type { AASAHandler, AASAHandlerOptions, RefreshOptions, RequestLike, ResponseLike } from "./aasaHandler.js";

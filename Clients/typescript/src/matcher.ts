@@ -19,6 +19,8 @@ interface Rule {
   fragment?: string;
   exclude: boolean;
   options: Options;
+  /** The document's and the detail's own `substitutionVariables` (the detail's win). */
+  variables: SubstitutionVariables;
 }
 
 type JSONObject = Record<string, unknown>;
@@ -38,29 +40,32 @@ const isObject = (value: unknown): value is JSONObject =>
  */
 export function evaluate(aasa: unknown, appId: string, url: string, domain: string): MatchOutcome {
   const link = parseLinkURL(url);
-  if (link === undefined || link.host !== normalizeHost(domain)) return "no_match";
+  // Universal links are web links: a custom-scheme URL never opens through the AASA.
+  if (link === undefined || (link.scheme !== "https" && link.scheme !== "http")) return "no_match";
+  if (link.host !== normalizeHost(domain)) return "no_match";
   if (!isObject(aasa) || !isObject(aasa.applinks)) return "no_match";
-  const applinks = aasa.applinks;
-  const variables = substitutionVariables(applinks.substitutionVariables);
-  for (const rule of rulesFor(applinks, appId)) {
-    if (ruleMatches(rule, link, variables)) return rule.exclude ? "exclude" : "match";
+  for (const rule of rulesFor(aasa.applinks, appId)) {
+    if (ruleMatches(rule, link)) return rule.exclude ? "exclude" : "match";
   }
   return "no_match";
 }
 
 function rulesFor(applinks: JSONObject, appId: string): Rule[] {
   const top = resolveOptions(applinks.defaults, { caseSensitive: true, percentEncoded: true });
+  const variables = substitutionVariables(applinks.substitutionVariables);
   const details = applinks.details;
   const rules: Rule[] = [];
+  const add = (detail: JSONObject): void => {
+    const detailVariables = { ...variables, ...substitutionVariables(detail.substitutionVariables) };
+    rules.push(...detailRules(detail, resolveOptions(detail.defaults, top), detailVariables));
+  };
   if (Array.isArray(details)) {
-    for (const detail of details) {
-      if (!isObject(detail) || !listsApp(detail, appId)) continue;
-      rules.push(...detailRules(detail, resolveOptions(detail.defaults, top)));
-    }
+    // The rules of every entry listing the app, in document order.
+    for (const detail of details) if (isObject(detail) && listsApp(detail, appId)) add(detail);
   } else if (isObject(details)) {
     // Legacy (iOS 9 era) form: {"TEAMID.bundle.id": {"paths": [...]}}.
-    const detail = details[appId];
-    if (isObject(detail)) rules.push(...detailRules(detail, resolveOptions(detail.defaults, top)));
+    const detail = Object.prototype.hasOwnProperty.call(details, appId) ? details[appId] : undefined;
+    if (isObject(detail)) add(detail);
   }
   return rules;
 }
@@ -70,24 +75,25 @@ function listsApp(detail: JSONObject, appId: string): boolean {
   return detail.appID === appId;
 }
 
-function detailRules(detail: JSONObject, defaults: Options): Rule[] {
+function detailRules(detail: JSONObject, defaults: Options, variables: SubstitutionVariables): Rule[] {
   // iOS 13+ reads `components` and ignores `paths` when both are present.
-  if (Array.isArray(detail.components)) {
-    return detail.components.filter(isObject).map((component) => componentRule(component, defaults));
+  if (detail.components !== undefined) {
+    if (!Array.isArray(detail.components)) return [];
+    return detail.components.filter(isObject).map((component) => componentRule(component, defaults, variables));
   }
-  if (Array.isArray(detail.paths)) {
-    return detail.paths
-      .filter((p): p is string => typeof p === "string")
-      .map((p) => {
-        const exclude = p.startsWith("NOT ");
-        return { path: exclude ? p.slice(4) : p, exclude, options: defaults };
-      });
-  }
-  return [];
+  if (!Array.isArray(detail.paths)) return [];
+  // Legacy paths predate `defaults`: always case-sensitive and compared as written, path only.
+  const legacy: Options = { caseSensitive: true, percentEncoded: true };
+  return detail.paths
+    .filter((p): p is string => typeof p === "string")
+    .map((p) => {
+      const exclude = p.startsWith("NOT ");
+      return { path: exclude ? p.slice(4) : p, exclude, options: legacy, variables };
+    });
 }
 
-function componentRule(component: JSONObject, defaults: Options): Rule {
-  const rule: Rule = { exclude: component.exclude === true, options: resolveOptions(component, defaults) };
+function componentRule(component: JSONObject, defaults: Options, variables: SubstitutionVariables): Rule {
+  const rule: Rule = { exclude: component.exclude === true, options: resolveOptions(component, defaults), variables };
   if (typeof component["/"] === "string") rule.path = component["/"];
   if (typeof component["#"] === "string") rule.fragment = component["#"];
   const query = component["?"];
@@ -117,10 +123,10 @@ function substitutionVariables(value: unknown): SubstitutionVariables {
   return out;
 }
 
-function ruleMatches(rule: Rule, link: LinkURL, variables: SubstitutionVariables): boolean {
+function ruleMatches(rule: Rule, link: LinkURL): boolean {
   const { caseSensitive, percentEncoded } = rule.options;
   const decode = (text: string): string => (percentEncoded ? text : percentDecode(text));
-  const pattern = (source: string): Pattern => new Pattern(source, variables, caseSensitive);
+  const pattern = (source: string): Pattern => new Pattern(source, rule.variables, caseSensitive);
 
   if (rule.path !== undefined && !pathMatches(rule.path, decode(link.path), pattern)) return false;
   if (rule.fragment !== undefined && !pattern(rule.fragment).matches(decode(link.fragment ?? ""))) return false;

@@ -30,3 +30,7 @@ interface FetchInit {
 declare function fetch(url: string, init?: FetchInit): Promise<FetchResponse>;
 
 declare const console: { warn(...args: unknown[]): void; error(...args: unknown[]): void };
+
+declare class TextEncoder {
+  encode(input: string): { byteLength: number };
+}

@@ -24,7 +24,7 @@ const UPPER = range("A", "Z");
 const LOWER = range("a", "z");
 const DIGIT = range("0", "9");
 
-/** Apple's predefined variables; user-defined ones with the same name take precedence. */
+/** Apple's predefined variables; they win over user-defined lists of the same name. */
 const PREDEFINED: SubstitutionVariables = {
   alpha: [...UPPER, ...LOWER],
   upper: UPPER,
@@ -45,7 +45,7 @@ export class Pattern {
    * names not) and every subject are lower-cased, so `$(upper)` then also accepts `q`.
    */
   constructor(source: string, variables: SubstitutionVariables, private readonly caseSensitive: boolean) {
-    this.tokens = compile(source, { ...PREDEFINED, ...variables }, caseSensitive, true);
+    this.tokens = compile(source, { ...variables, ...PREDEFINED }, caseSensitive, true);
   }
 
   /** True when the whole of `subject` matches the pattern. */

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { evaluate, parseLinkURL, percentDecode } from "../dist/index.js";
-import { conformanceFile, routeVectorsFile } from "./paths.mjs";
+import { conformanceFile, routeVectorsFile } from "./support/paths.mjs";
 
 function runVectors(file) {
   const { cases } = JSON.parse(readFileSync(file, "utf8"));

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
-export const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const repoDir = path.resolve(packageDir, "..", "..");
 export const conformanceFile = path.resolve(repoDir, "..", "shared", "conformance", "aasa-matching.json");
 export const routeVectorsFile = path.join(repoDir, "Tests", "RouteCoreTests", "Fixtures", "route-vectors.json");
