@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "RouteStore",
             dependencies: ["CLibPQ", "RouteCore"],
+            resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
         // Use cases and the in-memory snapshot.

@@ -1,0 +1,84 @@
+/// Brings a database's schema up to date at start-up.
+///
+/// Pending migrations are applied in name order, each in its own transaction together with its record in
+/// `schema_migrations` (name + SHA-256 of the file), so a failure leaves the database at the last complete
+/// migration. A session advisory lock makes servers that start together take turns: the second one finds
+/// the work done. A start is refused when an applied file has changed since (its checksum differs) or when
+/// the database holds migrations this build does not know (it is older than the schema).
+public struct MigrationRunner: Sendable {
+    public let migrations: [Migration]
+
+    /// The advisory lock key serializing runners ("rr-migrt" in ASCII).
+    public static let lockKey: Int64 = 0x7272_2d6d_6967_7274
+
+    public init(migrations: [Migration]) {
+        self.migrations = migrations.sorted { $0.name < $1.name }
+    }
+
+    /// A runner for the migrations built into this module.
+    public static func bundled() throws -> MigrationRunner { MigrationRunner(migrations: try Migration.bundled()) }
+
+    /// Applies what is pending; returns the names applied (empty when up to date).
+    @discardableResult
+    public func run(on database: Database) throws -> [String] {
+        try database.withConnection { connection in
+            try connection.query("SELECT pg_advisory_lock(\(MigrationRunner.lockKey))")
+            defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(MigrationRunner.lockKey))") }
+            return try applyPending(on: connection)
+        }
+    }
+
+    private func applyPending(on connection: Connection) throws -> [String] {
+        try connection.execute(
+            script: """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    name text PRIMARY KEY,
+                    checksum text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+        var applied: [String: String] = [:]
+        for row in try connection.query("SELECT name, checksum FROM schema_migrations") {
+            applied[try row.string("name")] = try row.string("checksum")
+        }
+        let known = Set(migrations.map(\.name))
+        if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
+            throw StoreError(
+                .migrationFailed, detail: "the database has migration \(unknown), which this build does not know")
+        }
+        var done: [String] = []
+        for migration in migrations {
+            let checksum = try connection.query(
+                "SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex') AS checksum"
+            )[0].string("checksum")
+            if let recorded = applied[migration.name] {
+                guard recorded == checksum else {
+                    throw StoreError(
+                        .migrationChanged,
+                        detail: "migration \(migration.name) changed after it was applied "
+                            + "(recorded \(recorded), file \(checksum)); add a new migration instead")
+                }
+                continue
+            }
+            try apply(migration, checksum: checksum, on: connection)
+            done.append(migration.name)
+        }
+        return done
+    }
+
+    private func apply(_ migration: Migration, checksum: String, on connection: Connection) throws {
+        try connection.execute(script: "BEGIN")
+        do {
+            try connection.execute(script: migration.sql)
+            try connection.query(
+                "INSERT INTO schema_migrations (name, checksum) VALUES (\(migration.name), \(checksum))")
+            try connection.execute(script: "COMMIT")
+        } catch {
+            _ = try? connection.execute(script: "ROLLBACK")
+            let detail = (error as? StoreError)?.logDetail ?? "\(error)"
+            throw StoreError(
+                .migrationFailed, sqlState: (error as? StoreError)?.sqlState,
+                detail: "migration \(migration.name) failed: \(detail)")
+        }
+    }
+}

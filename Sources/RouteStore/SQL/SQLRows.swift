@@ -1,0 +1,139 @@
+import Foundation
+
+/// The rows a statement returned, copied out of libpq (so its `PGresult` is freed at once), with values in
+/// PostgreSQL text format.
+public struct SQLRows: Sendable, RandomAccessCollection {
+    /// Column names, in select-list order.
+    public let columns: [String]
+    /// Values per row; nil is SQL NULL.
+    let values: [[String?]]
+    /// Rows changed by an INSERT/UPDATE/DELETE (0 for other statements).
+    public let affectedRows: Int
+
+    init(columns: [String], values: [[String?]], affectedRows: Int) {
+        self.columns = columns
+        self.values = values
+        self.affectedRows = affectedRows
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { values.count }
+
+    public subscript(position: Int) -> SQLRow {
+        SQLRow(columns: columns, values: values[position])
+    }
+}
+
+/// One row of a result. Accessors throw a `StoreError` with code `.decodingFailed` when a column is missing
+/// or holds something else than asked for: a schema and code mismatch, never the caller's fault.
+public struct SQLRow: Sendable {
+    let columns: [String]
+    let values: [String?]
+
+    private func raw(_ column: String) throws -> String? {
+        guard let index = columns.firstIndex(of: column) else {
+            throw StoreError(.decodingFailed, detail: "no column \(column)")
+        }
+        return values[index]
+    }
+
+    private func required(_ column: String) throws -> String {
+        guard let value = try raw(column) else {
+            throw StoreError(.decodingFailed, detail: "column \(column) is NULL")
+        }
+        return value
+    }
+
+    private func mismatch(_ column: String, _ type: String) -> StoreError {
+        StoreError(.decodingFailed, detail: "column \(column) is not \(type)")
+    }
+
+    /// True when the column is SQL NULL.
+    public func isNull(_ column: String) throws -> Bool { try raw(column) == nil }
+
+    public func string(_ column: String) throws -> String { try required(column) }
+
+    public func optionalString(_ column: String) throws -> String? { try raw(column) }
+
+    public func int(_ column: String) throws -> Int {
+        guard let value = Int(try required(column)) else { throw mismatch(column, "an integer") }
+        return value
+    }
+
+    public func optionalInt(_ column: String) throws -> Int? {
+        guard let text = try raw(column) else { return nil }
+        guard let value = Int(text) else { throw mismatch(column, "an integer") }
+        return value
+    }
+
+    public func bool(_ column: String) throws -> Bool {
+        guard let value = try optionalBool(column) else { throw mismatch(column, "a boolean") }
+        return value
+    }
+
+    public func optionalBool(_ column: String) throws -> Bool? {
+        switch try raw(column) {
+        case nil: return nil
+        case "t": return true
+        case "f": return false
+        default: throw mismatch(column, "a boolean")
+        }
+    }
+
+    /// A `bytea` column (hex output format, PostgreSQL's default).
+    public func bytes(_ column: String) throws -> Data {
+        let text = Array(try required(column).utf8)
+        guard text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"), text.count % 2 == 0
+        else { throw mismatch(column, "bytea in hex format") }
+        var data = Data(capacity: (text.count - 2) / 2)
+        var index = 2
+        while index < text.count {
+            guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else {
+                throw mismatch(column, "bytea in hex format")
+            }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+
+    /// A `json`/`jsonb` column's text as UTF-8 bytes.
+    public func json(_ column: String) throws -> Data { Data(try required(column).utf8) }
+
+    public func optionalJSON(_ column: String) throws -> Data? { try raw(column).map { Data($0.utf8) } }
+
+    /// A one-dimensional `text[]` column; NULL elements are refused.
+    public func strings(_ column: String) throws -> [String] {
+        guard let value = try optionalStrings(column) else { throw mismatch(column, "an array") }
+        return value
+    }
+
+    public func optionalStrings(_ column: String) throws -> [String]? {
+        guard let text = try raw(column) else { return nil }
+        guard let elements = SQLArrayParser.parse(text), !elements.contains(where: { $0 == nil }) else {
+            throw mismatch(column, "a one-dimensional array without NULLs")
+        }
+        return elements.map { $0! }
+    }
+
+    /// A `timestamptz` column. Connections run with `DateStyle=ISO` and `TimeZone=UTC`.
+    public func date(_ column: String) throws -> Date {
+        guard let value = try optionalDate(column) else { throw mismatch(column, "a timestamp") }
+        return value
+    }
+
+    public func optionalDate(_ column: String) throws -> Date? {
+        guard let text = try raw(column) else { return nil }
+        guard let date = SQLTimestamp.parse(text) else { throw mismatch(column, "an ISO timestamp in UTC") }
+        return date
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import RouteCore
+
+/// A failure in the store: what went wrong (`code`), the server's SQLSTATE if any, and server-side detail
+/// for the log.
+///
+/// `description` is deliberately generic (postgres-nio's `PSQLError` does the same): it never contains SQL,
+/// bound values or libpq text, so the error can be shown or logged anywhere. `logDetail` has the rest and
+/// belongs in the server log only, keyed by request id.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is; extensible without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case connectionFailed, poolTimeout, poolClosed, serverError, decodingFailed, invalidValue
+            case commitOutcomeUnknown, migrationChanged, migrationFailed
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The server could not be reached or the connection broke.
+        public static let connectionFailed = Code(.connectionFailed)
+        /// No pooled connection became free in time.
+        public static let poolTimeout = Code(.poolTimeout)
+        /// The pool was closed.
+        public static let poolClosed = Code(.poolClosed)
+        /// The server refused a statement; `sqlState` says why.
+        public static let serverError = Code(.serverError)
+        /// A result did not have the shape the code expected.
+        public static let decodingFailed = Code(.decodingFailed)
+        /// A value cannot be sent (e.g. text containing NUL, which PostgreSQL cannot store).
+        public static let invalidValue = Code(.invalidValue)
+        /// The connection broke after COMMIT was sent: the write may or may not have landed.
+        public static let commitOutcomeUnknown = Code(.commitOutcomeUnknown)
+        /// An applied migration's file changed since it was applied.
+        public static let migrationChanged = Code(.migrationChanged)
+        /// A migration could not be read or applied.
+        public static let migrationFailed = Code(.migrationFailed)
+
+        public var description: String { base.rawValue }
+    }
+
+    public var code: Code
+    /// The server's SQLSTATE for `.serverError` (and for connection failures the server reported).
+    public var sqlState: SQLState?
+    /// Server-side detail (libpq message, statement text): for the log only, never for clients.
+    public var logDetail: String
+
+    public init(_ code: Code, sqlState: SQLState? = nil, detail: String = "") {
+        self.code = code
+        self.sqlState = sqlState
+        self.logDetail = detail
+    }
+
+    public var description: String {
+        if let sqlState { return "database error \(code) (SQLSTATE \(sqlState.rawValue))" }
+        return "database error \(code)"
+    }
+
+    /// True when rerunning the whole transaction may succeed (serialization failure or deadlock).
+    public var isRetryable: Bool {
+        code == .serverError && (sqlState == .serializationFailure || sqlState == .deadlockDetected)
+    }
+
+    /// True when the connection this happened on is no longer usable.
+    public var isConnectionFailure: Bool {
+        code == .connectionFailed || code == .commitOutcomeUnknown || (sqlState?.isConnectionClass ?? false)
+    }
+
+    /// The status this failure maps to on the wire, with a message fit for clients.
+    public var registryError: RegistryError {
+        if isConnectionFailure || code == .poolTimeout || code == .poolClosed {
+            return .unavailable(
+                code == .commitOutcomeUnknown
+                    ? "the database connection was lost while committing; the change may or may not have been saved"
+                    : "the database is unavailable; try again")
+        }
+        if code == .invalidValue { return RegistryError(.invalidArgument, "a value cannot be stored") }
+        guard code == .serverError, let sqlState else { return .internal() }
+        switch sqlState {
+        case .uniqueViolation: return .alreadyExists("the resource")
+        case .foreignKeyViolation, .restrictViolation, .objectNotInPrerequisiteState:
+            return .failedPrecondition("the change conflicts with other resources that depend on it")
+        case .checkViolation, .notNullViolation, .invalidTextRepresentation, .stringDataRightTruncation,
+            .characterNotInRepertoire, .numericValueOutOfRange:
+            return RegistryError(.invalidArgument, "a value is not valid")
+        case .serializationFailure, .deadlockDetected:
+            return .aborted("the change conflicted with a concurrent change; try again")
+        case .queryCanceled: return RegistryError(.deadlineExceeded, "the database took too long")
+        case .tooManyConnections, .cannotConnectNow, .adminShutdown, .crashShutdown:
+            return .unavailable("the database is unavailable; try again")
+        default: return .internal()
+        }
+    }
+}
+
+/// A PostgreSQL SQLSTATE (five characters), with named constants for the ones the code reacts to.
+public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let uniqueViolation = SQLState(rawValue: "23505")
+    public static let foreignKeyViolation = SQLState(rawValue: "23503")
+    public static let checkViolation = SQLState(rawValue: "23514")
+    public static let notNullViolation = SQLState(rawValue: "23502")
+    public static let restrictViolation = SQLState(rawValue: "23001")
+    public static let serializationFailure = SQLState(rawValue: "40001")
+    public static let deadlockDetected = SQLState(rawValue: "40P01")
+    public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
+    public static let stringDataRightTruncation = SQLState(rawValue: "22001")
+    public static let characterNotInRepertoire = SQLState(rawValue: "22021")
+    public static let numericValueOutOfRange = SQLState(rawValue: "22003")
+    public static let objectNotInPrerequisiteState = SQLState(rawValue: "55000")
+    public static let inFailedSQLTransaction = SQLState(rawValue: "25P02")
+    public static let queryCanceled = SQLState(rawValue: "57014")
+    public static let adminShutdown = SQLState(rawValue: "57P01")
+    public static let crashShutdown = SQLState(rawValue: "57P02")
+    public static let cannotConnectNow = SQLState(rawValue: "57P03")
+    public static let tooManyConnections = SQLState(rawValue: "53300")
+    public static let undefinedTable = SQLState(rawValue: "42P01")
+
+    /// Class 08 (connection exception) and the shutdown states: the session is gone.
+    public var isConnectionClass: Bool {
+        rawValue.hasPrefix("08") || self == .adminShutdown || self == .crashShutdown || self == .cannotConnectNow
+    }
+
+    public var description: String { rawValue }
+}
+
+extension RegistryError {
+    /// The wire form of any error the store throws: a `RegistryError` as is, a `StoreError` by its mapping,
+    /// anything else `INTERNAL` (the detail belongs in the log).
+    public init(storeFailure error: any Error) {
+        switch error {
+        case let error as RegistryError: self = error
+        case let error as StoreError: self = error.registryError
+        default: self = .internal()
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import RouteStore
+
+/// A fresh, migrated database for one test suite instance, dropped when the instance goes away.
+final class StoreTestDatabase: Sendable {
+    let url: String
+    let database: Database
+    private let dropDatabase: @Sendable () -> Void
+
+    init(suite: String, migrate: Bool = true, poolSize: Int = 8) throws {
+        let created = try TemporaryDatabase.create(suite: suite)
+        url = created.url
+        dropDatabase = created.drop
+        database = Database(Database.Configuration(url: url, poolSize: poolSize))
+        if migrate { try MigrationRunner.bundled().run(on: database) }
+    }
+
+    deinit {
+        database.close()
+        dropDatabase()
+    }
+}
+
+/// Runs `body` on `count` threads of their own at once (not the cooperative pool: the calls block) and
+/// returns the results in index order.
+func runConcurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let results = ResultSlots<T>(count: count)
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread {
+            results.set(index, body(index))
+            group.leave()
+        }
+        thread.start()
+    }
+    group.wait()
+    return results.values
+}
+
+/// Results written by several threads, one slot each.
+private final class ResultSlots<T: Sendable>: @unchecked Sendable {
+    // @unchecked: every access holds `lock`.
+    private let lock = NSLock()
+    private var slots: [T?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: T) {
+        lock.lock()
+        slots[index] = value
+        lock.unlock()
+    }
+
+    var values: [T] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
+    }
+}
