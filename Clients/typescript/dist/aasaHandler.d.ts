@@ -74,3 +74,8 @@ export interface AASAHandler {
  * 405 for methods other than GET and HEAD. Other paths go to `next()` when given, else 404.
  */
 export declare function aasaHandler(options: AASAHandlerOptions): AASAHandler;
+/**
+ * Compact JSON with object keys sorted, as the registry writes its documents: the bytes served then match
+ * the registry's own, so its ETag (a hash of those bytes) stays a truthful validator.
+ */
+export declare function canonicalJSON(value: unknown): string;

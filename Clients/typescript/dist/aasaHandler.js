@@ -55,7 +55,7 @@ export function aasaHandler(options) {
         }
     };
     const publish = (host, kind, etag, document, revision) => {
-        const body = JSON.stringify(document);
+        const body = canonicalJSON(document);
         const entry = {
             state: "ready", body, length: String(new TextEncoder().encode(body).byteLength), etag: quoteEtag(etag), rawEtag: etag,
         };
@@ -168,6 +168,20 @@ export function aasaHandler(options) {
             wake();
     };
     return handler;
+}
+/**
+ * Compact JSON with object keys sorted, as the registry writes its documents: the bytes served then match
+ * the registry's own, so its ETag (a hash of those bytes) stays a truthful validator.
+ */
+export function canonicalJSON(value) {
+    return JSON.stringify(value, (_key, item) => {
+        if (typeof item !== "object" || item === null || Array.isArray(item))
+            return item;
+        const sorted = {};
+        for (const key of Object.keys(item).sort())
+            sorted[key] = item[key];
+        return sorted;
+    });
 }
 function defaultClient(options) {
     if (options.server === undefined)

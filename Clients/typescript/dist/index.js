@@ -6,4 +6,4 @@ export * from "./types.js";
 export * from "./errors.js";
 export { METHOD_NAMES, clientMethodName } from "./api.js";
 export { RouteRegistryClient } from "./client.js";
-export { aasaHandler } from "./aasaHandler.js";
+export { aasaHandler, canonicalJSON } from "./aasaHandler.js";

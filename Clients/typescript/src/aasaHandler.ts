@@ -123,7 +123,7 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
   };
 
   const publish = (host: string, kind: DocumentKind, etag: string, document: AssociationDocument, revision?: number): void => {
-    const body = JSON.stringify(document);
+    const body = canonicalJSON(document);
     const entry: Entry = {
       state: "ready", body, length: String(new TextEncoder().encode(body).byteLength), etag: quoteEtag(etag), rawEtag: etag,
     };
@@ -226,6 +226,19 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
     for (const wake of [...sleepers]) wake();
   };
   return handler;
+}
+
+/**
+ * Compact JSON with object keys sorted, as the registry writes its documents: the bytes served then match
+ * the registry's own, so its ETag (a hash of those bytes) stays a truthful validator.
+ */
+export function canonicalJSON(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+    return sorted;
+  });
 }
 
 function defaultClient(options: AASAHandlerOptions): RouteRegistryClient {

@@ -9,5 +9,5 @@ export { METHOD_NAMES, clientMethodName } from "./api.js";
 export type { RegistryApi, MethodName, ClientMethodName, AssociationResult, WatchResult } from "./api.js";
 export { RouteRegistryClient } from "./client.js";
 export type { ClientOptions, CallOptions, FetchFunction, AbortSignalLike, RegistryMethods } from "./client.js";
-export { aasaHandler } from "./aasaHandler.js";
+export { aasaHandler, canonicalJSON } from "./aasaHandler.js";
 export type { AASAHandler, AASAHandlerOptions, RefreshOptions, RequestLike, ResponseLike } from "./aasaHandler.js";

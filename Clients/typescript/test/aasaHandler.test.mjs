@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { aasaHandler } from "../dist/index.js";
+import { createHash } from "node:crypto";
+import { aasaHandler, canonicalJSON } from "../dist/index.js";
 import { eventually, request, startFakeRegistry, startServer } from "./support/rpcServer.mjs";
 
 const aasaFor = (app, path) => ({ applinks: { details: [{ appIDs: [app], components: [{ "/": path }] }] } });
@@ -64,6 +65,8 @@ test("serves each host's AASA from memory, on both paths, with ETag and Content-
     assert.equal(main.status, 200);
     assert.deepEqual(JSON.parse(main.body), aasaFor("ABCDE12345.com.badoo.Badoo", "/u/*"));
     assert.equal(Number(main.headers["content-length"]), Buffer.byteLength(main.body));
+    // The bytes are the registry's canonical form, so the ETag is their hash, as the registry computes it.
+    assert.equal(main.headers.etag, `"${createHash("sha256").update(main.body).digest("hex")}"`);
 
     const links = await request(t.web.port, "/.well-known/assetlinks.json", { headers: { host: "m.badoo.com" } });
     assert.equal(links.status, 200);
@@ -199,4 +202,9 @@ test("refresh: false fetches once and never watches", async () => {
     handler.close();
     await registry.close();
   }
+});
+
+test("canonicalJSON sorts keys at every level and writes compact JSON", () => {
+  const value = { b: 1, a: { z: [{ y: 1, x: "/u/*" }], "?": { ul_fallback: "?*" } }, "#": null };
+  assert.equal(canonicalJSON(value), '{"#":null,"a":{"?":{"ul_fallback":"?*"},"z":[{"x":"/u/*","y":1}]},"b":1}');
 });

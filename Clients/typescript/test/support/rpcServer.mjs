@@ -2,6 +2,7 @@
 // registry that serves Associations.Get / Associations.Watch from memory for the handler's tests.
 import http from "node:http";
 import { createHash } from "node:crypto";
+import { canonicalJSON } from "../../dist/index.js";
 
 /** Starts an HTTP server on an ephemeral loopback port; `handle(req, body, res)` answers each request. */
 export async function startServer(handle) {
@@ -92,7 +93,7 @@ export async function startFakeRegistry() {
     /** Stores a new revision of a document and answers the long polls waiting on it. */
     setDocument(host, kind, document) {
       const previous = current(host, kind);
-      const bytes = JSON.stringify(document);
+      const bytes = canonicalJSON(document);
       const revision = (previous?.revision ?? 0) + 1;
       documents.set(key(host, kind), {
         document, revision, cause: `test revision ${revision}`, etag: createHash("sha256").update(bytes).digest("hex"),

@@ -1,0 +1,218 @@
+// End to end against the real registry: ROUTEREG_BIN (the routereg executable) is started with
+// `serve --listen 127.0.0.1:0`, DESIGN.md §6's scenario is driven through the TypeScript client, and
+// aasaHandler serves the AASA that the scenario produced, follows its revisions, and keeps serving it
+// after the registry is stopped. The server uses DATABASE_URL when set, else an embedded cluster in a
+// temporary directory. `npm test` runs this file only when ROUTEREG_BIN is set.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { RouteRegistryClient, aasaHandler, evaluate } from "../dist/index.js";
+import { eventually, request } from "./support/rpcServer.mjs";
+
+const BIN = process.env.ROUTEREG_BIN;
+if (!BIN) throw new Error("test/server.test.mjs needs ROUTEREG_BIN (the routereg executable); `npm test` leaves it out otherwise");
+
+const APP_ID = "ABCDE12345.com.badoo.Badoo";
+const AASA_PATH = "/.well-known/apple-app-site-association";
+
+/** Starts the registry and resolves once it prints `listening on http://HOST:PORT`. */
+async function startRegistry() {
+  const adminToken = process.env.ROUTEREG_ADMIN_TOKEN ?? `ts-admin-${randomBytes(12).toString("hex")}`;
+  const args = ["serve", "--listen", "127.0.0.1:0"];
+  let dataDir;
+  if (!process.env.DATABASE_URL) {
+    dataDir = mkdtempSync(path.join(tmpdir(), "routereg-ts-"));
+    args.push("--data-dir", dataDir);
+  }
+  const child = spawn(BIN, args, {
+    env: { ...process.env, ROUTEREG_ADMIN_TOKEN: adminToken },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`routereg did not say where it listens within 120 s:\n${output}`)), 120000);
+    const scan = (chunk) => {
+      output += chunk.toString("utf8");
+      const found = /listening on (http:\/\/[^\s/]+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    };
+    child.stdout.on("data", scan);
+    child.stderr.on("data", (chunk) => (output += chunk.toString("utf8")));
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`routereg exited (${code ?? signal}) before listening:\n${output}`));
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const cleanup = async () => {
+    await stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { url, adminToken, stop, cleanup, output: () => output };
+}
+
+/** GETs `path` from the registry's own HTTP endpoint for `host`. */
+function registryGet(url, path, host) {
+  const { port } = new URL(url);
+  return request(Number(port), path, { headers: { host } });
+}
+
+async function serveHandler(handler) {
+  const server = http.createServer((req, res) => handler(req, res));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: server.address().port,
+    close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+  };
+}
+
+test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with the registry stopped", async (t) => {
+  const registry = await startRegistry();
+  const updates = [];
+  let handler;
+  let web;
+  t.after(async () => {
+    handler?.close();
+    await web?.close();
+    await registry.cleanup();
+  });
+
+  const admin = new RouteRegistryClient({ server: registry.url, token: registry.adminToken, timeoutMs: 30000 });
+  const anonymous = new RouteRegistryClient({ server: registry.url });
+  const served = async (host) => {
+    const response = await request(web.port, AASA_PATH, { headers: { host } });
+    assert.equal(response.status, 200, `the handler serves ${host}`);
+    return { etag: response.headers.etag, document: JSON.parse(response.body) };
+  };
+  const decide = (document, url) => evaluate(document, APP_ID, url, "m.badoo.com");
+
+  // 1-2. The app, its domains, /u/* since 5.0 and /help/* excluded; iOS 5.11.0 goes live.
+  await admin.appsCreate({
+    app: {
+      id: "badoo",
+      displayName: "Badoo",
+      ios: { appIds: [APP_ID] },
+      schemes: ["badoo"],
+      fallback: { queryItem: "ul_fallback" },
+    },
+  });
+  await admin.domainsCreate({ domain: { host: "badoo.com", apps: ["badoo"] } });
+  await admin.domainsCreate({ domain: { host: "m.badoo.com", apps: ["badoo"] } });
+  await admin.routesCreate({
+    app: "badoo",
+    route: { id: "profile", pattern: { path: "/u/*" }, action: "open", platforms: { ios: { since: "5.0" } } },
+  });
+  await admin.routesCreate({ app: "badoo", route: { id: "help", pattern: { path: "/help/*" }, action: "exclude" } });
+  const first = await admin.releasesPublish({ app: "badoo", platform: "ios", version: "5.11.0" });
+  assert.equal(first.release.state, "live");
+
+  // 3. The AASA: marker exclusion, /help/* excluded, /u/*, and not /l/a/*.
+  const initial = await anonymous.associationsGet({ host: "m.badoo.com" });
+  assert.equal(decide(initial.document, "https://m.badoo.com/u/1"), "match");
+  assert.equal(decide(initial.document, "https://m.badoo.com/u/1?ul_fallback=1"), "exclude");
+  assert.equal(decide(initial.document, "https://m.badoo.com/help/faq"), "exclude");
+  assert.equal(decide(initial.document, "https://m.badoo.com/l/a/42"), "no_match");
+
+  // 4. A route no live version handles leaves the AASA alone.
+  await admin.routesCreate({
+    app: "badoo",
+    route: { id: "lookalikes", pattern: { path: "/l/a/*" }, action: "open", platforms: { ios: { since: "5.12.0" } } },
+  });
+  assert.equal((await anonymous.associationsGet({ host: "m.badoo.com" })).etag, initial.etag);
+
+  // The handler starts from the registry's current documents: the same JSON the registry serves itself.
+  handler = aasaHandler({
+    server: registry.url,
+    hosts: ["badoo.com", "m.badoo.com"],
+    refresh: { watchTimeoutMs: 10000, minBackoffMs: 50, maxBackoffMs: 500 },
+    onUpdate: (update) => updates.push(update),
+    onError: () => {},
+  });
+  web = await serveHandler(handler);
+  await handler.ready();
+  for (const host of ["badoo.com", "m.badoo.com"]) {
+    const direct = await registryGet(registry.url, AASA_PATH, host);
+    assert.equal(direct.status, 200, `the registry serves ${host}`);
+    assert.deepEqual((await served(host)).document, JSON.parse(direct.body));
+    const raw = await request(web.port, AASA_PATH, { headers: { host } });
+    assert.equal(raw.body, direct.body, `the handler serves the registry's exact bytes for ${host}`);
+    assert.equal(raw.headers.etag, direct.headers.etag, `the handler's ETag for ${host} is the registry's`);
+  }
+  const before = await served("m.badoo.com");
+  assert.ok(before.etag.includes(initial.etag), "the handler's ETag is the registry's");
+  const notModified = await request(web.port, AASA_PATH, { headers: { host: "m.badoo.com", "if-none-match": before.etag } });
+  assert.equal(notModified.status, 304);
+  const directLinks = await registryGet(registry.url, "/.well-known/assetlinks.json", "m.badoo.com");
+  const handlerLinks = await request(web.port, "/.well-known/assetlinks.json", { headers: { host: "m.badoo.com" } });
+  assert.equal(handlerLinks.status, directLinks.status === 200 ? 200 : 404, "assetlinks.json: the handler answers as the registry does");
+  if (directLinks.status === 200) assert.deepEqual(JSON.parse(handlerLinks.body), JSON.parse(directLinks.body));
+
+  // 5. Publishing 5.12.0 adds /l/a/*; the handler learns of it through Associations.Watch.
+  const second = await admin.releasesPublish({ app: "badoo", platform: "ios", version: "5.12.0" });
+  const withLookalikes = await anonymous.associationsGet({ host: "m.badoo.com" });
+  assert.notEqual(withLookalikes.etag, initial.etag);
+  assert.ok(second.revisions.some((r) => r.host === "m.badoo.com" && r.changed));
+  await eventually(() => updates.some((u) => u.host === "m.badoo.com" && u.kind === "aasa" && u.etag === withLookalikes.etag), "the handler to serve the 5.12.0 revision", 20000);
+  assert.equal(decide((await served("m.badoo.com")).document, "https://m.badoo.com/l/a/42"), "match");
+  const old = await anonymous.canOpenCheck({ app: "badoo", platform: "ios", version: "5.11.0", url: "https://m.badoo.com/l/a/42" });
+  assert.equal(old.decision, "open_in_browser");
+  assert.equal(old.reason, "unsupported_version");
+  assert.equal(old.fallbackUrl, "https://m.badoo.com/l/a/42?ul_fallback=1");
+  const current = await anonymous.canOpenCheck({ app: "badoo", platform: "ios", version: "5.12.0", url: "https://m.badoo.com/l/a/42" });
+  assert.equal(current.decision, "open_in_app");
+
+  // 6. Switching the route off for 5.12.0 drops /l/a/* again, in a new revision the handler follows.
+  await admin.routesSwitchOff({ app: "badoo", route: "lookalikes", platform: "ios", versions: ["5.12.0"], reason: "crash in 5.12.0" });
+  const switchedOff = await anonymous.associationsGet({ host: "m.badoo.com" });
+  assert.ok(switchedOff.revision > withLookalikes.revision);
+  await eventually(() => updates.some((u) => u.host === "m.badoo.com" && u.etag === switchedOff.etag), "the handler to serve the switched-off revision", 20000);
+  const last = await served("m.badoo.com");
+  assert.equal(decide(last.document, "https://m.badoo.com/l/a/42"), "no_match");
+  assert.equal(decide(last.document, "https://m.badoo.com/u/1"), "match");
+  const fallback = await anonymous.canOpenCheck({ app: "badoo", platform: "ios", version: "5.12.0", url: "https://m.badoo.com/l/a/42" });
+  assert.equal(fallback.decision, "open_in_browser");
+  assert.equal(fallback.reason, "switched_off");
+  const diff = await anonymous.associationsDiff({ host: "m.badoo.com", fromRevision: withLookalikes.revision, toRevision: switchedOff.revision });
+  assert.equal(diff.added.length, 0);
+  assert.equal(diff.removed.length, 1);
+  assert.equal(diff.changed.length, 0);
+  assert.match(JSON.stringify(diff.removed[0]), /\/l\/a\/\*/);
+
+  // 7. Retire 5.11.0; the audit log has every step.
+  const retired = await admin.releasesRetire({ app: "badoo", platform: "ios", version: "5.11.0" });
+  assert.equal(retired.release.state, "retired");
+  const audit = await admin.auditList({ pageSize: 1000 });
+  const methods = audit.entries.map((entry) => entry.method);
+  for (const method of ["Apps.Create", "Domains.Create", "Routes.Create", "Releases.Publish", "Routes.SwitchOff", "Releases.Retire"]) {
+    assert.ok(methods.includes(method), `the audit log has ${method}`);
+  }
+  assert.ok(audit.entries.every((entry) => typeof entry.actor === "string" && entry.actor !== ""));
+
+  // With the registry stopped the handler keeps serving the last good document, ETag and 304 included.
+  const finalDocument = await anonymous.associationsGet({ host: "m.badoo.com" });
+  await eventually(async () => (await served("m.badoo.com")).etag.includes(finalDocument.etag), "the handler to have the final revision", 20000);
+  const lastServed = await served("m.badoo.com");
+  await registry.stop();
+  await assert.rejects(anonymous.associationsGet({ host: "m.badoo.com" }), (e) => e.code === 14, "the registry is gone");
+  const offline = await served("m.badoo.com");
+  assert.deepEqual(offline, lastServed);
+  const offline304 = await request(web.port, AASA_PATH, { headers: { host: "m.badoo.com", "if-none-match": offline.etag } });
+  assert.equal(offline304.status, 304);
+  const otherHost = await served("badoo.com");
+  assert.equal(evaluate(otherHost.document, APP_ID, "https://badoo.com/u/1", "badoo.com"), "match");
+});
