@@ -2,8 +2,90 @@
 #define ROUTEREG_CMICROHTTPD_SHIM_H
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
+
+/// Daemon settings for routereg_mhd_start; 0 means "MHD's default" for every limit.
+typedef struct routereg_mhd_settings {
+    const char *address;          /* numeric IPv4 or IPv6 literal, without brackets */
+    uint16_t port;                /* 0: ephemeral */
+    unsigned int flags;           /* MHD_FLAG bits; MHD_USE_IPv6 is added for IPv6 addresses */
+    unsigned int thread_pool_size;
+    unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
+    unsigned int connection_timeout;  /* seconds */
+    size_t connection_memory_limit;   /* bytes */
+} routereg_mhd_settings;
+
+/// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY)
+/// and the socket address for the numeric `address`. Returns NULL when the address is not numeric or the
+/// daemon cannot start (port in use, bad flags).
+static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings *s,
+                                                    MHD_AccessHandlerCallback access_handler,
+                                                    void *access_cls,
+                                                    MHD_RequestCompletedCallback completed,
+                                                    void *completed_cls) {
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    const struct sockaddr *addr = NULL;
+    unsigned int flags = s->flags;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, s->address, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons(s->port);
+        addr = (const struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, s->address, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons(s->port);
+        addr = (const struct sockaddr *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return NULL;
+    }
+    struct MHD_OptionItem options[8];
+    int n = 0;
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    if (s->thread_pool_size > 1)
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)s->thread_pool_size, NULL};
+    if (s->connection_limit > 0)
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)s->connection_limit, NULL};
+    if (s->per_ip_connection_limit > 0)
+        options[n++] =
+            (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)s->per_ip_connection_limit, NULL};
+    if (s->connection_timeout > 0)
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->connection_timeout, NULL};
+    if (s->connection_memory_limit > 0)
+        options[n++] =
+            (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory_limit, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return MHD_start_daemon(flags, s->port, NULL, NULL, access_handler, access_cls, MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (the ephemeral one when started with port 0); 0 on failure.
+static inline uint16_t routereg_mhd_bind_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// Writes the client's numeric address into `buffer` (NUL-terminated, empty when unknown).
+static inline void routereg_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    buffer[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, buffer, (socklen_t)size);
+    } else if (sa->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, buffer, (socklen_t)size);
+    }
+}
 #endif

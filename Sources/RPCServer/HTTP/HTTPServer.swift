@@ -1,0 +1,108 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+
+/// The registry's HTTP server: a libmicrohttpd daemon (epoll, a pool of worker threads) serving JSON-RPC on
+/// `POST /rpc`, static documents, `/healthz`, `/readyz` and `/metrics`.
+///
+/// Handlers run synchronously on libmicrohttpd's worker threads; long polls suspend their connection
+/// instead of holding a thread. `stop()` is graceful: it stops accepting, lets in-flight requests finish
+/// (bounded by `shutdownGracePeriod`), then stops the daemon.
+public final class HTTPServer: @unchecked Sendable {
+    // `@unchecked Sendable`: `daemon` and `retained` change only in start()/stop(), which take `lifecycle`.
+
+    /// Why the server could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let core: ServerCore
+    private let lifecycle = NSLock()
+    private var daemon: OpaquePointer?
+    private var retained: Unmanaged<ServerCore>?
+    private var boundPort: UInt16 = 0
+
+    /// - Parameters:
+    ///   - dispatcher: answers `POST /rpc`; without it `/rpc` is 404.
+    ///   - documents: supplies the documents of every other GET path.
+    ///   - readiness: `/readyz` answers 200 when it returns true, else 503 (e.g. the database is reachable).
+    ///     It runs on a worker thread for every probe, so keep it cheap.
+    public init(
+        configuration: HTTPServerConfiguration, dispatcher: JSONRPCDispatcher? = nil,
+        documents: (any StaticDocumentProvider)? = nil, readiness: @escaping @Sendable () -> Bool = { true },
+        metrics: ServerMetrics = ServerMetrics(), log: RequestLog = .standardError
+    ) {
+        core = ServerCore(
+            configuration: configuration, dispatcher: dispatcher, documents: documents, readiness: readiness,
+            metrics: metrics, log: log)
+    }
+
+    deinit { stop() }
+
+    /// The metrics this server counts into (and renders on `/metrics`).
+    public var metrics: ServerMetrics { core.metrics }
+
+    /// The port listened on: the ephemeral one when configured with port 0. 0 before `start()`.
+    public var port: UInt16 {
+        lifecycle.withLock { boundPort }
+    }
+
+    /// Starts listening. Throws when the address is not numeric or cannot be bound.
+    public func start() throws {
+        try lifecycle.withLock {
+            guard daemon == nil else { return }
+            let config = core.configuration
+            let flags =
+                MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            let unmanaged = Unmanaged.passRetained(core)
+            let started: OpaquePointer? = config.host.withCString { address in
+                var settings = routereg_mhd_settings(
+                    address: address, port: config.port, flags: flags,
+                    thread_pool_size: UInt32(clamping: config.threadPoolSize),
+                    connection_limit: UInt32(clamping: config.connectionLimit),
+                    per_ip_connection_limit: UInt32(clamping: config.perIPConnectionLimit),
+                    connection_timeout: UInt32(clamping: config.connectionTimeoutSeconds),
+                    connection_memory_limit: config.connectionMemoryLimit)
+                return routereg_mhd_start(
+                    &settings, mhdAccessHandler, unmanaged.toOpaque(), mhdRequestCompleted, unmanaged.toOpaque())
+            }
+            guard let started else {
+                unmanaged.release()
+                throw StartError(description: "cannot listen on \(config.host) port \(config.port)")
+            }
+            daemon = started
+            retained = unmanaged
+            boundPort = routereg_mhd_bind_port(started)
+        }
+    }
+
+    /// Stops gracefully: no new connections, in-flight requests get `shutdownGracePeriod` to finish, then
+    /// pending long polls are cancelled (answered UNAVAILABLE) and the daemon stops. Idempotent.
+    public func stop() {
+        lifecycle.withLock {
+            guard let daemon, let retained else { return }
+            let listener = MHD_quiesce_daemon(daemon)
+            if listener >= 0 { close(listener) }
+            waitForInFlight(upTo: core.configuration.shutdownGracePeriod)
+            let cancels = core.suspensions.withLock { state in
+                state.allowed = false
+                return Array(state.waiting.values)
+            }
+            for cancel in cancels { cancel() }
+            waitForInFlight(upTo: .seconds(2))
+            core.suspensions.withLock { $0.daemonAlive = false }
+            MHD_stop_daemon(daemon)
+            retained.release()
+            self.daemon = nil
+            self.retained = nil
+        }
+    }
+
+    private func waitForInFlight(upTo limit: Duration) {
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: limit)
+        while core.inFlight.load(ordering: .relaxed) > 0 && clock.now < end {
+            usleep(5_000)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Everything the C callbacks need, passed to libmicrohttpd as an `Unmanaged` pointer.
+///
+/// Immutable after `init` apart from `inFlight` (atomic) and `suspensions` (mutex).
+final class ServerCore: Sendable {
+    /// Connections suspended by deferred calls, so `stop()` can complete them (libmicrohttpd refuses to stop
+    /// with suspended connections), and whether new ones may still be suspended.
+    struct Suspensions {
+        var allowed = true
+        var daemonAlive = true
+        var waiting: [ObjectIdentifier: @Sendable () -> Void] = [:]
+    }
+
+    let configuration: HTTPServerConfiguration
+    let dispatcher: JSONRPCDispatcher?
+    let documents: (any StaticDocumentProvider)?
+    let readiness: @Sendable () -> Bool
+    let metrics: ServerMetrics
+    let log: RequestLog
+    let inFlight = Atomic<Int>(0)
+    let suspensions = Mutex(Suspensions())
+    private let requestCounter = Atomic<UInt64>(0)
+    private let requestIDPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+
+    init(
+        configuration: HTTPServerConfiguration, dispatcher: JSONRPCDispatcher?,
+        documents: (any StaticDocumentProvider)?, readiness: @escaping @Sendable () -> Bool,
+        metrics: ServerMetrics, log: RequestLog
+    ) {
+        self.configuration = configuration
+        self.dispatcher = dispatcher
+        self.documents = documents
+        self.readiness = readiness
+        self.metrics = metrics
+        self.log = log
+    }
+
+    func nextRequestID() -> String {
+        let n = requestCounter.add(1, ordering: .relaxed).newValue
+        return requestIDPrefix + "-" + String(n, radix: 16)
+    }
+
+    /// The answer to a complete request, or nil when the call was deferred and the connection suspended.
+    func respond(to exchange: HTTPExchange) -> HTTPReply? {
+        if exchange.bodyTooLarge { return .text(413, "request body too large\n") }
+        switch exchange.target {
+        case .rpc: return respondRPC(exchange)
+        case .healthz:
+            guard exchange.isRead else { return methodNotAllowed("GET, HEAD") }
+            return .text(200, "ok\n")
+        case .readyz:
+            guard exchange.isRead else { return methodNotAllowed("GET, HEAD") }
+            return readiness() ? .text(200, "ready\n") : .text(503, "not ready\n")
+        case .metrics:
+            guard exchange.isRead else { return methodNotAllowed("GET, HEAD") }
+            return HTTPReply(
+                status: 200, body: Array(metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8"
+            )
+        case .other:
+            return respondDocument(exchange)
+        }
+    }
+
+    private func methodNotAllowed(_ allow: String) -> HTTPReply {
+        .text(405, "method not allowed\n", headers: [("Allow", allow)])
+    }
+
+    private func respondDocument(_ exchange: HTTPExchange) -> HTTPReply {
+        let host = HostName.normalize(exchange.head.host)
+        guard let document = documents?.document(path: exchange.path, host: host) else {
+            return .text(404, "not found\n")
+        }
+        exchange.handlerLabel = "static"
+        guard exchange.isRead else { return methodNotAllowed("GET, HEAD") }
+        if let header = exchange.head.ifNoneMatch, document.matches(ifNoneMatch: header) {
+            if let shared = document.notModified { return HTTPReply(status: 304, shared: shared) }
+        } else if let shared = document.full {
+            return HTTPReply(status: 200, shared: shared)
+        }
+        return .text(500, "internal error\n")
+    }
+
+    private func respondRPC(_ exchange: HTTPExchange) -> HTTPReply? {
+        guard exchange.method == "POST" else { return methodNotAllowed("POST") }
+        guard Self.isJSON(exchange.head.contentType) else {
+            return .text(415, "Content-Type must be application/json\n")
+        }
+        guard let dispatcher else { return .text(404, "not found\n") }
+        let head = exchange.head
+        let transport = RPCTransport(
+            requestID: exchange.requestID, authorization: head.authorization, requestTimeout: head.requestTimeout,
+            host: HostName.normalize(head.host), userAgent: head.userAgent, remoteAddress: head.remoteAddress)
+        exchange.deferred.withLock { $0 = .waiting }
+        let result = dispatcher.dispatch(body: exchange.body, transport: transport) { [self] reply in
+            deliver(Self.reply(reply, requestID: exchange.requestID), to: exchange)
+        }
+        exchange.rpcMethods = result.methods
+        exchange.body = []
+        switch result.outcome {
+        case .reply(let reply):
+            exchange.deferred.withLock { $0 = .delivered }
+            return Self.reply(reply, requestID: exchange.requestID)
+        case .pending(let cancel):
+            return suspendOrTake(exchange, cancel: cancel)
+        }
+    }
+
+    static func reply(_ reply: RPCReply, requestID: String) -> HTTPReply {
+        switch reply {
+        case .json(let bytes):
+            HTTPReply(status: 200, body: bytes, contentType: "application/json", headers: [("X-Request-Id", requestID)])
+        case .noContent:
+            HTTPReply(status: 204, headers: [("X-Request-Id", requestID)])
+        }
+    }
+
+    /// `application/json`, with any parameters (`; charset=utf-8`), case-insensitive.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return String(mediaType).trimmingSpaces.lowercased() == "application/json"
+    }
+
+    /// Suspends the connection of a pending deferred call, unless its answer is already there or the server
+    /// is stopping (then the call is cancelled and answered now).
+    private func suspendOrTake(_ exchange: HTTPExchange, cancel: @escaping @Sendable () -> Void) -> HTTPReply? {
+        enum Step {
+            case reply(HTTPReply)
+            case suspended
+            case stopping
+        }
+        let step: Step = exchange.deferred.withLock { phase in
+            if case .ready(let reply) = phase {
+                phase = .delivered
+                return .reply(reply)
+            }
+            let registered = suspensions.withLock { state in
+                guard state.allowed else { return false }
+                state.waiting[ObjectIdentifier(exchange)] = cancel
+                return true
+            }
+            guard registered else { return .stopping }
+            MHD_suspend_connection(exchange.connection)
+            phase = .suspended
+            return .suspended
+        }
+        switch step {
+        case .reply(let reply): return reply
+        case .suspended: return nil
+        case .stopping:
+            // The cancellation answers the call (phase is still `waiting`), so its answer is ready now.
+            cancel()
+            return takeDeferredReply(exchange) ?? .text(503, "shutting down\n")
+        }
+    }
+
+    /// Hands a deferred call's answer to its exchange; resumes the connection if it was suspended.
+    /// Later calls for the same exchange are ignored.
+    func deliver(_ reply: HTTPReply, to exchange: HTTPExchange) {
+        exchange.deferred.withLock { phase in
+            switch phase {
+            case .waiting:
+                phase = .ready(reply)
+            case .suspended:
+                phase = .ready(reply)
+                suspensions.withLock { state in
+                    state.waiting[ObjectIdentifier(exchange)] = nil
+                    if state.daemonAlive { MHD_resume_connection(exchange.connection) }
+                }
+            case .idle, .ready, .delivered:
+                break
+            }
+        }
+    }
+
+    /// The answer of a resumed connection, if it has one.
+    func takeDeferredReply(_ exchange: HTTPExchange) -> HTTPReply? {
+        exchange.deferred.withLock { phase in
+            guard case .ready(let reply) = phase else { return nil }
+            phase = .delivered
+            return reply
+        }
+    }
+
+    /// Called when libmicrohttpd is done with a request: metrics, the log line, and no more deliveries.
+    func finished(_ exchange: HTTPExchange) {
+        exchange.deferred.withLock { $0 = .delivered }
+        suspensions.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(exchange)) }
+        inFlight.subtract(1, ordering: .relaxed)
+        let nanos = DispatchTime.now().uptimeNanoseconds - exchange.startNanos
+        metrics.requestFinished(handler: exchange.handlerLabel, code: exchange.status, seconds: Double(nanos) / 1e9)
+        guard log.isEnabled else { return }
+        var fields: [(String, RequestLog.LogValue)] = [
+            ("ts", .string(RequestLog.timestamp())), ("requestId", .string(exchange.requestID)),
+            ("method", .string(exchange.method)), ("path", .string(exchange.path)),
+        ]
+        if !exchange.rpcMethods.isEmpty { fields.append(("rpc", .strings(exchange.rpcMethods))) }
+        fields += [
+            ("status", .number(String(exchange.status))),
+            ("durationMs", .number(String(format: "%.3f", Double(nanos) / 1e6))),
+            ("remote", .string(exchange.head.remoteAddress)),
+        ]
+        log.write(fields)
+    }
+}

@@ -1,0 +1,45 @@
+/// A document served from memory on a plain GET (an apple-app-site-association or assetlinks file).
+///
+/// Both answers (200 with the bytes, 304 without) are built once, when the document is made, and reused for
+/// every request: serving costs no allocation and no copy. Build a new document when the bytes change.
+public final class StaticDocument: Sendable {
+    /// The body.
+    public let bytes: [UInt8]
+    /// The `Content-Type` header.
+    public let contentType: String
+    /// The strong entity tag, quotes included (`"abc123"`).
+    public let etag: String
+    /// The `Cache-Control` header, if any (`public, max-age=300`).
+    public let cacheControl: String?
+
+    let full: SharedResponse?
+    let notModified: SharedResponse?
+
+    /// - Parameter etag: the tag with or without its surrounding quotes; it is stored quoted.
+    public init(bytes: [UInt8], contentType: String, etag: String, cacheControl: String? = nil) {
+        self.bytes = bytes
+        self.contentType = contentType
+        self.etag = etag.hasPrefix("\"") || etag.hasPrefix("W/\"") ? etag : "\"\(etag)\""
+        self.cacheControl = cacheControl
+        var headers = [("ETag", self.etag)]
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        full = SharedResponse(body: bytes, headers: headers + [("Content-Type", contentType)])
+        notModified = SharedResponse(body: [], headers: headers)
+    }
+
+    /// Whether an `If-None-Match` header value matches this document (weak comparison, RFC 9110 §13.1.2).
+    public func matches(ifNoneMatch header: String) -> Bool {
+        EntityTag.list(header, matches: etag)
+    }
+}
+
+/// Supplies the documents served on plain GETs; the registry implements it over its current snapshot.
+public protocol StaticDocumentProvider: Sendable {
+    /// The current document for `path` on `host`, or nil (the server answers 404).
+    ///
+    /// - Parameters:
+    ///   - path: the request path without query (`/.well-known/apple-app-site-association`).
+    ///   - host: the normalized `Host` header: lower-cased, port and trailing dot removed, IPv6 literal
+    ///     without brackets; empty when the request has no `Host`.
+    func document(path: String, host: String) -> StaticDocument?
+}

@@ -1,0 +1,194 @@
+import Foundation
+import RouteCore
+
+/// One request object of a JSON-RPC body, located by the scanner: raw byte ranges, nothing decoded yet
+/// except the method name.
+struct JSONRPCCall: Sendable {
+    /// The raw `id` token (string, number or null) to echo byte for byte; nil for a notification.
+    var id: ArraySlice<UInt8>?
+    var method: String
+    var params: ArraySlice<UInt8>?
+}
+
+/// The error member of a response.
+struct JSONRPCError: Error, Encodable {
+    struct Details: Encodable {
+        var status: String?
+        var details: [FieldViolation]?
+        var requestId: String?
+    }
+
+    var code: Int
+    var message: String
+    var data: Details?
+
+    /// The label of the metrics.
+    var metricStatus: String {
+        switch code {
+        case -32700: "PARSE_ERROR"
+        case -32600: "INVALID_REQUEST"
+        case -32601: "METHOD_NOT_FOUND"
+        case -32602: "INVALID_PARAMS"
+        case -32603: "INTERNAL_ERROR"
+        default: StatusCode(rawValue: code).name
+        }
+    }
+
+    static func parse() -> JSONRPCError { JSONRPCError(code: -32700, message: "Parse error") }
+
+    static func invalidRequest(_ reason: String) -> JSONRPCError {
+        JSONRPCError(code: -32600, message: "Invalid Request: \(reason)")
+    }
+
+    static func methodNotFound(_ name: String) -> JSONRPCError {
+        JSONRPCError(code: -32601, message: "Method not found: \(name)")
+    }
+
+    static func invalidParams(_ violations: [FieldViolation], message: String? = nil) -> JSONRPCError {
+        let summary = message ?? violations.first.map { "\($0.field.isEmpty ? "params" : $0.field): \($0.description)" }
+        return JSONRPCError(
+            code: -32602, message: "Invalid params" + (summary.map { ": \($0)" } ?? ""),
+            data: Details(status: StatusCode.invalidArgument.name, details: violations.isEmpty ? nil : violations))
+    }
+
+    static func internalError(requestID: String) -> JSONRPCError {
+        JSONRPCError(
+            code: -32603, message: "Internal error (request \(requestID))", data: Details(requestId: requestID))
+    }
+
+    /// A gRPC-style application error.
+    static func application(_ error: RegistryError, requestID: String? = nil) -> JSONRPCError {
+        JSONRPCError(
+            code: error.code.rawValue, message: error.message,
+            data: Details(
+                status: error.code.name, details: error.fieldViolations.isEmpty ? nil : error.fieldViolations,
+                requestId: requestID))
+    }
+}
+
+extension JSONRPCCall {
+    enum Parsed {
+        case call(JSONRPCCall)
+        /// Not a valid request object; `id` is echoed when it could be read.
+        case invalid(id: ArraySlice<UInt8>?, reason: String)
+    }
+
+    /// Reads one request object in `range` of an already validated document.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8], range: Range<Int>) -> Parsed {
+        guard bytes[range.lowerBound] == UInt8(ascii: "{") else {
+            return .invalid(id: nil, reason: "a request must be an object")
+        }
+        var scanner = JSONScanner(buffer, maxDepth: .max, start: range.lowerBound + 1)
+        var version: ArraySlice<UInt8>?
+        var method: ArraySlice<UInt8>?
+        var methodEscaped = false
+        var id: ArraySlice<UInt8>?
+        var params: ArraySlice<UInt8>?
+        scanner.skipWhitespace()
+        if scanner.current != UInt8(ascii: "}") {
+            while true {
+                scanner.skipWhitespace()
+                let keyStart = scanner.index
+                guard (try? scanner.skipString()) != nil else { return .invalid(id: nil, reason: "malformed") }
+                let key = bytes[(keyStart + 1)..<(scanner.index - 1)]
+                scanner.skipWhitespace()
+                scanner.index += 1  // ':'
+                scanner.skipWhitespace()
+                let valueStart = scanner.index
+                var escaped = false
+                if scanner.current == UInt8(ascii: "\"") {
+                    escaped = (try? scanner.skipString()) ?? false
+                } else {
+                    guard (try? scanner.skipValue(depth: 0)) != nil else {
+                        return .invalid(id: nil, reason: "malformed")
+                    }
+                }
+                let value = bytes[valueStart..<scanner.index]
+                if key.elementsEqual("jsonrpc".utf8) {
+                    version = value
+                } else if key.elementsEqual("method".utf8) {
+                    method = value
+                    methodEscaped = escaped
+                } else if key.elementsEqual("id".utf8) {
+                    id = value
+                } else if key.elementsEqual("params".utf8) {
+                    params = value
+                }
+                scanner.skipWhitespace()
+                if scanner.current == UInt8(ascii: ",") {
+                    scanner.index += 1
+                    continue
+                }
+                break
+            }
+        }
+        // An id of the wrong type cannot be echoed: the error then carries null.
+        if let token = id, let first = token.first {
+            let isString = first == UInt8(ascii: "\"")
+            let isNumber = first == UInt8(ascii: "-") || JSONScanner.isDigit(first)
+            let isNull = first == UInt8(ascii: "n")
+            guard isString || isNumber || isNull else {
+                return .invalid(id: nil, reason: "id must be a string, a number or null")
+            }
+        }
+        guard let version, version.elementsEqual("\"2.0\"".utf8) else {
+            return .invalid(id: id, reason: "jsonrpc must be \"2.0\"")
+        }
+        guard let method, method.first == UInt8(ascii: "\"") else {
+            return .invalid(id: id, reason: "method must be a string")
+        }
+        if let params, params.first != UInt8(ascii: "{") && params.first != UInt8(ascii: "[") {
+            return .invalid(id: id, reason: "params must be an object or an array")
+        }
+        let name: String
+        if methodEscaped {
+            guard let decoded = try? JSONDecoder().decode(String.self, from: Data(method)) else {
+                return .invalid(id: id, reason: "method must be a string")
+            }
+            name = decoded
+        } else {
+            name = String(decoding: method.dropFirst().dropLast(), as: UTF8.self)
+        }
+        return .call(JSONRPCCall(id: id, method: name, params: params))
+    }
+}
+
+/// Response bytes, assembled around already-encoded results.
+enum JSONRPCResponse {
+    static let null: ArraySlice<UInt8> = Array("null".utf8)[...]
+    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+
+    static func result(id: ArraySlice<UInt8>, _ result: [UInt8]) -> [UInt8] {
+        var out = head
+        out.reserveCapacity(head.count + id.count + result.count + 11)
+        out += id
+        out += #","result":"#.utf8
+        out += result
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    static func error(id: ArraySlice<UInt8>?, _ error: JSONRPCError, codec: JSONRPCCodec) -> [UInt8] {
+        var out = head
+        out += id ?? null
+        out += #","error":"#.utf8
+        if let encoded = try? codec.encoder.encode(error) {
+            out += encoded
+        } else {
+            out += #"{"code":-32603,"message":"Internal error"}"#.utf8
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    static func batch(_ members: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(members.reduce(2) { $0 + $1.count + 1 })
+        for (index, member) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += member
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+}

@@ -1,0 +1,68 @@
+import RouteCore
+
+/// Who is calling: the holder of a bearer token, as the `Authenticator` resolved it.
+public struct Principal: Sendable, Hashable {
+    /// The token's id (for the audit log), never the token itself.
+    public var id: String
+    /// What the token may do: `reader`, `releaser` or `admin`.
+    public var role: Access
+
+    public init(id: String, role: Access) {
+        self.id = id
+        self.role = role
+    }
+}
+
+/// Resolves `Authorization: Bearer <token>` to a principal; the registry implements it over its token
+/// table (compare hashes in constant time). Called at most once per HTTP request, and only when a
+/// non-public method is called.
+public protocol Authenticator: Sendable {
+    /// The principal holding `token`, or nil when the token is unknown or revoked. Throwing a
+    /// `RegistryError` (e.g. UNAVAILABLE) fails the calls that needed authentication.
+    func principal(forToken token: String) throws -> Principal?
+}
+
+/// What a method handler knows about the call besides its params.
+public struct RPCContext: Sendable {
+    /// The request id, also in the `X-Request-Id` response header and the log line.
+    public let requestID: String
+    /// The method called (`Routes.Create`).
+    public let method: String
+    /// The authenticated caller; nil for public methods.
+    public let principal: Principal?
+    /// When the caller stops waiting (`X-Request-Timeout-Ms`); nil when it did not say.
+    public let deadline: ContinuousClock.Instant?
+    /// The normalized `Host` header of the HTTP request.
+    public let host: String
+    /// The `User-Agent` header, if any.
+    public let userAgent: String?
+    /// The client's numeric IP address.
+    public let remoteAddress: String
+    /// A notification: the result is discarded.
+    public let isNotification: Bool
+
+    public init(
+        requestID: String, method: String, principal: Principal? = nil, deadline: ContinuousClock.Instant? = nil,
+        host: String = "", userAgent: String? = nil, remoteAddress: String = "", isNotification: Bool = false
+    ) {
+        self.requestID = requestID
+        self.method = method
+        self.principal = principal
+        self.deadline = deadline
+        self.host = host
+        self.userAgent = userAgent
+        self.remoteAddress = remoteAddress
+        self.isNotification = isNotification
+    }
+
+    /// Time left before the deadline (possibly negative), or nil without a deadline.
+    public var remaining: Duration? { deadline.map { ContinuousClock.now.duration(to: $0) } }
+
+    /// Whether the deadline has passed.
+    public var isExpired: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
+
+    /// Throws DEADLINE_EXCEEDED when the deadline has passed: call it between expensive steps.
+    public func checkDeadline() throws {
+        if isExpired { throw RegistryError(.deadlineExceeded, "deadline exceeded") }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import RouteCore
+import Synchronization
+
+/// One entry of the method table: a wire name, who may call it, and a handler working on typed params.
+///
+/// ```swift
+/// RPCMethod("Routes.Create", access: .releaser) { (ctx, input: CreateRouteInput) throws -> RouteOutput in … }
+/// ```
+/// A handler runs on a libmicrohttpd worker thread; it may block briefly (a database round trip). Long
+/// waits use `RPCMethod.deferred`, which frees the thread.
+public struct RPCMethod: Sendable {
+    /// `Service.Method`.
+    public let name: String
+    /// The weakest role allowed to call it.
+    public let access: Access
+    let body: Body
+
+    enum Body: Sendable {
+        case immediate(@Sendable (RPCContext, RPCParams) throws -> [UInt8])
+        case deferred(@Sendable (RPCContext, RPCParams, RPCCompletion<RawJSON>) throws -> Void)
+    }
+
+    /// A method answered when its handler returns. Params decode into `Input` (absent params decode from
+    /// `{}`); a decoding failure is answered -32602 with field violations.
+    public init<Input: Decodable & SendableMetatype, Output: Encodable & SendableMetatype>(
+        _ name: String, access: Access, _ handler: @escaping @Sendable (RPCContext, Input) throws -> Output
+    ) {
+        self.name = name
+        self.access = access
+        self.body = .immediate { context, params in
+            let input = try params.decode(Input.self)
+            let output = try handler(context, input)
+            return try params.codec.encodeResult(output)
+        }
+    }
+
+    /// A method described once in RouteCore (`RPCMethodDescriptor`): its name and access come from there.
+    public init<Method: RPCMethodDescriptor>(
+        _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Method.Output
+    ) {
+        self.init(Method.name, access: Method.access, handler)
+    }
+
+    private init(name: String, access: Access, body: Body) {
+        self.name = name
+        self.access = access
+        self.body = body
+    }
+
+    /// A method that answers later, without holding a worker thread (a long poll such as
+    /// `Associations.Watch`): the handler stores `completion` and returns; any thread calls it exactly once
+    /// (later calls are ignored). Meanwhile the connection is suspended.
+    ///
+    /// Deferred methods are refused inside batches (FAILED_PRECONDITION for that member): a batch answers
+    /// in one response, and one waiter must not hold the others. When the server stops, pending
+    /// completions are answered UNAVAILABLE.
+    public static func deferred<Input: Decodable & SendableMetatype, Output: Encodable & SendableMetatype>(
+        _ name: String, access: Access,
+        _ handler: @escaping @Sendable (RPCContext, Input, RPCCompletion<Output>) throws -> Void
+    ) -> RPCMethod {
+        RPCMethod(
+            name: name, access: access,
+            body: .deferred { context, params, raw in
+                let input = try params.decode(Input.self)
+                try handler(context, input, RPCCompletion<Output>(codec: params.codec, deliver: raw.deliver))
+            })
+    }
+
+    /// `rpc.discover`: answers with the OpenRPC document, byte for byte. Public.
+    public static func discover(openRPCDocument: [UInt8]) -> RPCMethod {
+        let document = RawJSON(bytes: openRPCDocument)
+        return RPCMethod("rpc.discover", access: .public) { (_: RPCContext, _: Empty) in document }
+    }
+
+    var isDeferred: Bool {
+        if case .deferred = body { return true }
+        return false
+    }
+}
+
+/// Finishes a deferred call. Call it exactly once, from any thread; later calls are ignored.
+public struct RPCCompletion<Output: Encodable>: Sendable {
+    let codec: JSONRPCCodec
+    let deliver: @Sendable (Result<[UInt8], any Error>) -> Void
+
+    /// Answers with `output`.
+    public func succeed(_ output: Output) { self(.success(output)) }
+
+    /// Answers with an error: a `RegistryError` goes to the client as is, anything else as INTERNAL.
+    public func fail(_ error: any Error) { self(.failure(error)) }
+
+    public func callAsFunction(_ result: Result<Output, any Error>) {
+        switch result {
+        case .success(let output):
+            do { deliver(.success(try codec.encodeResult(output))) } catch { deliver(.failure(error)) }
+        case .failure(let error): deliver(.failure(error))
+        }
+    }
+}
+
+/// A result that is already JSON (the OpenRPC document, a stored AASA): written into the response as is.
+public struct RawJSON: Sendable, Encodable {
+    /// One complete JSON value.
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// For encoders other than the dispatcher's (which copies `bytes` directly).
+    public func encode(to encoder: any Encoder) throws {
+        try JSONValue(json: Data(bytes)).encode(to: encoder)
+    }
+}
+
+/// The raw params of one call, decoded on demand into the handler's input type.
+struct RPCParams {
+    let bytes: ArraySlice<UInt8>?
+    let codec: JSONRPCCodec
+
+    func decode<Input: Decodable>(_ type: Input.Type) throws -> Input {
+        do {
+            if let bytes { return try codec.decoder.decode(Input.self, from: Data(bytes)) }
+            return try codec.decoder.decode(Input.self, from: Data("{}".utf8))
+        } catch let error as DecodingError {
+            throw InvalidParams(error: error)
+        }
+    }
+}
+
+/// The params did not decode into the method's input type (answered -32602).
+struct InvalidParams: Error {
+    let error: DecodingError
+}
+
+/// The result did not encode (answered -32603).
+struct ResultEncodingFailed: Error {
+    let error: any Error
+}
+
+/// The encoder and decoder shared by every call: made once, used concurrently (neither is mutated after
+/// `init`).
+public final class JSONRPCCodec: Sendable {
+    let encoder: JSONEncoder
+    let decoder: JSONDecoder
+
+    /// - Parameters:
+    ///   - encoder: for results; defaults to sorted keys and unescaped slashes (deterministic bytes).
+    ///   - decoder: for params.
+    public init(encoder: JSONEncoder? = nil, decoder: JSONDecoder = JSONDecoder()) {
+        if let encoder {
+            self.encoder = encoder
+        } else {
+            let made = JSONEncoder()
+            made.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            self.encoder = made
+        }
+        self.decoder = decoder
+    }
+
+    func encodeResult<Output: Encodable>(_ output: Output) throws -> [UInt8] {
+        if let raw = output as? RawJSON { return raw.bytes }
+        do { return Array(try encoder.encode(output)) } catch { throw ResultEncodingFailed(error: error) }
+    }
+}
+
+/// Answers a completion at most once, whichever thread calls first.
+final class CompletionGate: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
+}

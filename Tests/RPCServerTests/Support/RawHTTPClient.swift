@@ -1,0 +1,128 @@
+import Foundation
+
+/// A minimal HTTP/1.1 client over one blocking TCP socket, so tests can prove keep-alive (two requests on
+/// the same connection) and send exactly the bytes they mean (chunked bodies, odd headers).
+final class RawHTTPClient {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw Failure(description: "send") }
+            offset += n
+        }
+    }
+
+    /// Sends one request with a Content-Length body (when given) and reads the response.
+    func request(
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil, head: Bool = false
+    ) throws -> Response {
+        var text = "\(method) \(path) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { text += "Host: localhost\r\n" }
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if let body { text += "Content-Length: \(body.count)\r\n" }
+        text += "\r\n"
+        try send(Array(text.utf8) + (body ?? []))
+        return try readResponse(expectBody: method != "HEAD")
+    }
+
+    func readResponse(expectBody: Bool = true) throws -> Response {
+        let headerEnd = try readUntil(Array("\r\n\r\n".utf8))
+        let head = String(decoding: buffer[..<headerEnd], as: UTF8.self)
+        buffer.removeFirst(headerEnd + 4)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure(description: "status") }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        var body: [UInt8] = []
+        if expectBody && status != 204 && status != 304 {
+            if headers["transfer-encoding"]?.lowercased() == "chunked" {
+                while true {
+                    let lineEnd = try readUntil(Array("\r\n".utf8))
+                    let size = Int(String(decoding: buffer[..<lineEnd], as: UTF8.self), radix: 16) ?? 0
+                    buffer.removeFirst(lineEnd + 2)
+                    try fill(size + 2)
+                    body += buffer[..<size]
+                    buffer.removeFirst(size + 2)
+                    if size == 0 { break }
+                }
+            } else if let length = headers["content-length"].flatMap({ Int($0) }) {
+                try fill(length)
+                body = Array(buffer[..<length])
+                buffer.removeFirst(length)
+            }
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server has closed the connection (reads hit end of stream).
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) == 0
+    }
+
+    private func readMore() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { throw Failure(description: "connection closed or timed out") }
+        buffer += chunk[..<n]
+    }
+
+    private func fill(_ count: Int) throws {
+        while buffer.count < count { try readMore() }
+    }
+
+    private func readUntil(_ marker: [UInt8]) throws -> Int {
+        while true {
+            if buffer.count >= marker.count {
+                for start in 0...(buffer.count - marker.count)
+                where buffer[start..<(start + marker.count)].elementsEqual(marker) {
+                    return start
+                }
+            }
+            try readMore()
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+import RPCServer
+import RouteCore
+import Synchronization
+
+/// The tiny method table the transport tests call: each method exercises one path of the dispatcher.
+enum TestMethods {
+    struct EchoInput: Codable, Sendable {
+        var text: String
+        var times: Int?
+    }
+
+    struct EchoOutput: Codable, Sendable {
+        var text: String
+    }
+
+    struct NestedInput: Codable, Sendable {
+        struct Route: Codable, Sendable {
+            struct Platforms: Codable, Sendable {
+                struct IOS: Codable, Sendable { var since: String }
+                var ios: IOS
+            }
+            var platforms: Platforms
+        }
+        var route: Route
+        var tags: [String]?
+    }
+
+    struct DelayInput: Codable, Sendable {
+        var ms: Int
+        var value: String?
+    }
+
+    struct WhoAmI: Codable, Sendable {
+        var id: String?
+        var role: String?
+    }
+
+    struct NotANumber: Encodable, Sendable {
+        var value = Double.nan
+    }
+
+    struct SecretFailure: Error, CustomStringConvertible {
+        var description: String { "SECRET-DETAIL from a database driver" }
+    }
+
+    /// Holds completions of `Test.Hold` calls until a test completes them.
+    final class Holds: Sendable {
+        let pending = Mutex<[RPCCompletion<EchoOutput>]>([])
+
+        var count: Int { pending.withLock { $0.count } }
+
+        func completeAll(_ text: String) {
+            let all = pending.withLock { list in
+                defer { list = [] }
+                return list
+            }
+            for completion in all { completion.succeed(EchoOutput(text: text)) }
+        }
+    }
+
+    static let openRPC = Array(#"{"openrpc":"1.3.2","info":{"title":"test","version":"1"},"methods":[]}"#.utf8)
+
+    static func table(holds: Holds = Holds()) -> [RPCMethod] {
+        [
+            RPCMethod("Test.Echo", access: .public) { (_, input: EchoInput) in
+                EchoOutput(text: String(repeating: input.text, count: input.times ?? 1))
+            },
+            RPCMethod("Test.Nested", access: .public) { (_, input: NestedInput) in
+                EchoOutput(text: input.route.platforms.ios.since)
+            },
+            RPCMethod("Test.NotFound", access: .public) { (_, _: Empty) -> Empty in
+                throw RegistryError.notFound("apps/ghost")
+            },
+            RPCMethod("Test.BadField", access: .public) { (_, _: Empty) -> Empty in
+                throw RegistryError.invalidArgument(field: "route.platforms.ios.since", "not a version")
+            },
+            RPCMethod("Test.Crash", access: .public) { (_, _: Empty) -> Empty in throw SecretFailure() },
+            RPCMethod("Test.BadOutput", access: .public) { (_, _: Empty) in NotANumber() },
+            RPCMethod("Test.Sleep", access: .public) { (_, input: DelayInput) in
+                usleep(UInt32(input.ms) * 1000)
+                return EchoOutput(text: input.value ?? "slept")
+            },
+            RPCMethod("Test.Read", access: .reader) { (ctx, _: Empty) in
+                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
+            },
+            RPCMethod("Test.Release", access: .releaser) { (ctx, _: Empty) in
+                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
+            },
+            RPCMethod("Test.Admin", access: .admin) { (ctx, _: Empty) in
+                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
+            },
+            RPCMethod("Test.Public", access: .public) { (ctx, _: Empty) in
+                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
+            },
+            RPCMethod.deferred("Test.Later", access: .public) {
+                (_, input: DelayInput, done: RPCCompletion<EchoOutput>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(input.ms)) {
+                    done.succeed(EchoOutput(text: input.value ?? "later"))
+                    done.succeed(EchoOutput(text: "second completion must be ignored"))
+                }
+            },
+            RPCMethod.deferred("Test.Now", access: .public) { (_, input: EchoInput, done: RPCCompletion<EchoOutput>) in
+                done.succeed(EchoOutput(text: input.text))
+            },
+            RPCMethod.deferred("Test.LaterFail", access: .public) {
+                (_, input: DelayInput, done: RPCCompletion<EchoOutput>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(input.ms)) {
+                    done.fail(RegistryError.aborted("changed meanwhile"))
+                }
+            },
+            RPCMethod.deferred("Test.Hold", access: .public) { (_, _: Empty, done: RPCCompletion<EchoOutput>) in
+                holds.pending.withLock { $0.append(done) }
+            },
+            RPCMethod.discover(openRPCDocument: openRPC),
+        ]
+    }
+
+    /// Tokens: `r` reader, `w` releaser, `a` admin; anything else is unknown.
+    struct Tokens: Authenticator {
+        func principal(forToken token: String) throws -> Principal? {
+            switch token {
+            case "r": Principal(id: "tok-reader", role: .reader)
+            case "w": Principal(id: "tok-releaser", role: .releaser)
+            case "a": Principal(id: "tok-admin", role: .admin)
+            default: nil
+            }
+        }
+    }
+}
