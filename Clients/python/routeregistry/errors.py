@@ -1,0 +1,154 @@
+"""Errors raised by the client.
+
+`RegistryError` carries a gRPC-style application error exactly as the server sent it (`code`, `status`,
+`message`, `details`); `ProtocolError` a JSON-RPC protocol error (-32700 ... -32600) or an HTTP answer that is
+not JSON-RPC at all; `LintFailure` is raised by `Client.publish_release` when lint finds what the caller
+said must fail the job.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+__all__ = [
+    "Status",
+    "status_name",
+    "RouteRegistryError",
+    "RegistryError",
+    "TransportError",
+    "ProtocolError",
+    "LintFailure",
+]
+
+
+class Status:
+    """gRPC status codes, the vocabulary of `error.code`."""
+
+    OK = 0
+    CANCELLED = 1
+    UNKNOWN = 2
+    INVALID_ARGUMENT = 3
+    DEADLINE_EXCEEDED = 4
+    NOT_FOUND = 5
+    ALREADY_EXISTS = 6
+    PERMISSION_DENIED = 7
+    RESOURCE_EXHAUSTED = 8
+    FAILED_PRECONDITION = 9
+    ABORTED = 10
+    OUT_OF_RANGE = 11
+    UNIMPLEMENTED = 12
+    INTERNAL = 13
+    UNAVAILABLE = 14
+    DATA_LOSS = 15
+    UNAUTHENTICATED = 16
+
+
+_NAMES = {value: name for name, value in vars(Status).items() if name.isupper()}
+
+
+def status_name(code: int) -> str:
+    """`NOT_FOUND` for 5; `CODE_<n>` for a code this client does not know (a newer server's)."""
+    return _NAMES.get(code, f"CODE_{code}")
+
+
+class RouteRegistryError(Exception):
+    """Base of every error this package raises."""
+
+
+class RegistryError(RouteRegistryError):
+    """An application error: the server refused the call with a gRPC status.
+
+    `details` holds the field violations of an INVALID_ARGUMENT (`[{"field", "description"}]`).
+    """
+
+    def __init__(self, code: int, status: Optional[str], message: str, details: Optional[List[Dict[str, Any]]] = None,
+                 method: Optional[str] = None) -> None:
+        self.code = code
+        self.status = status or status_name(code)
+        self.message = message
+        self.details = list(details or [])
+        self.method = method
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        text = f"{self.status} ({self.code}): {self.message}"
+        if self.method:
+            text = f"{self.method}: {text}"
+        for item in self.details:
+            if isinstance(item, dict) and "field" in item:
+                text += f"\n  {item.get('field')}: {item.get('description', '')}"
+        return text
+
+    @property
+    def retryable(self) -> bool:
+        """True for UNAVAILABLE: the call may succeed later (for a write, only if it was never applied)."""
+        return self.code == Status.UNAVAILABLE
+
+
+class TransportError(RegistryError):
+    """The server could not be reached or answered with a gateway error: reported as UNAVAILABLE (14),
+    as gRPC clients do, after the retries the call allowed."""
+
+    def __init__(self, message: str, method: Optional[str] = None, sent: bool = False) -> None:
+        #: True when the request may have reached the server (a write may have been applied).
+        self.sent = sent
+        super().__init__(Status.UNAVAILABLE, "UNAVAILABLE", message, method=method)
+
+
+class ProtocolError(RouteRegistryError):
+    """A JSON-RPC protocol error (-32700, -32600, -32601, -32602, -32603) or a non-JSON-RPC HTTP answer.
+
+    `code` is None and `http_status` set when the server answered HTTP without a JSON-RPC body.
+    """
+
+    def __init__(self, code: Optional[int], message: str, data: Any = None, http_status: Optional[int] = None,
+                 method: Optional[str] = None) -> None:
+        self.code = code
+        self.message = message
+        self.data = data
+        self.http_status = http_status
+        self.method = method
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.method}: " if self.method else ""
+        if self.code is None:
+            return f"{where}HTTP {self.http_status}: {self.message}"
+        return f"{where}JSON-RPC error {self.code}: {self.message}"
+
+
+class LintFailure(RouteRegistryError):
+    """Lint found findings of a failing severity. `str()` is a readable multi-line report for CI logs.
+
+    `published` says whether the release was published anyway (findings only the real publish reported),
+    `result` holds the publish or preview result.
+    """
+
+    def __init__(self, release: str, findings: Sequence[Dict[str, Any]], fail_on: Sequence[str], published: bool,
+                 result: Any = None) -> None:
+        self.release = release
+        self.findings = list(findings)
+        self.fail_on = tuple(fail_on)
+        self.published = published
+        self.result = result
+        super().__init__(str(self))
+
+    @property
+    def failing(self) -> List[Dict[str, Any]]:
+        """The findings whose severity is in `fail_on`."""
+        return [f for f in self.findings if f.get("severity") in self.fail_on]
+
+    def __str__(self) -> str:
+        failing = self.failing
+        what = "it WAS published" if self.published else "nothing was published"
+        lines = [
+            f"lint failed for {self.release}: {len(failing)} finding{'' if len(failing) == 1 else 's'} "
+            f"of severity {'/'.join(self.fail_on)} ({what})"
+        ]
+        for finding in sorted(self.findings, key=lambda f: (f.get("severity") not in self.fail_on)):
+            route = f" [route {finding['route']}]" if finding.get("route") else ""
+            mark = "FAIL" if finding.get("severity") in self.fail_on else "    "
+            lines.append(
+                f"  {mark} {finding.get('severity', '?'):<7} {finding.get('code', '?')}{route}: {finding.get('message', '')}"
+            )
+        return "\n".join(lines)

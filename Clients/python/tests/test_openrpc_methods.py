@@ -1,0 +1,41 @@
+"""The client's method list and signatures agree with Schema/registry.openrpc.json."""
+
+import inspect
+import re
+
+from routeregistry import METHODS, Client, python_name
+
+
+def snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def test_method_list_equals_the_openrpc_document(openrpc):
+    assert sorted(METHODS) == sorted(m["name"] for m in openrpc["methods"])
+
+
+def test_every_method_has_a_client_method_with_the_documented_params(openrpc):
+    for method in openrpc["methods"]:
+        function = getattr(Client, python_name(method["name"]), None)
+        assert function is not None, f"Client has no {python_name(method['name'])} for {method['name']}"
+        signature = inspect.signature(function)
+        params = {name: p for name, p in signature.parameters.items() if name != "self"}
+        documented = {snake(p["name"]): p.get("required", False) for p in method["params"]}
+        assert set(params) == set(documented), method["name"]
+        for name, required in documented.items():
+            has_default = params[name].default is not inspect.Parameter.empty
+            assert has_default != required, f"{method['name']}: {name} required={required}"
+
+
+def test_only_reads_are_retried_after_sending(openrpc):
+    # Writes are the methods that need the releaser or admin role, except the dry-run Preview.
+    for method in openrpc["methods"]:
+        write = method["x-access"] in ("releaser", "admin") and method["name"] != "Associations.Preview"
+        write = write and not method["name"].endswith((".Get", ".List"))
+        assert METHODS[method["name"]] == (not write), method["name"]
+
+
+def test_python_names():
+    assert python_name("CanOpen.GetTable") == "can_open_get_table"
+    assert python_name("Associations.ListRevisions") == "associations_list_revisions"
+    assert python_name("rpc.discover") == "rpc_discover"
