@@ -101,7 +101,7 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   };
   const decide = (document, url) => evaluate(document, APP_ID, url, "m.badoo.com");
 
-  // 1-2. The app, its domains, /u/* since 5.0 and /help/* excluded; iOS 5.11.0 goes live.
+  // 1-2. The app, its domains, /u/* since 5.0 and /help/* excluded ahead of it; iOS 5.11.0 goes live.
   await admin.appsCreate({
     app: {
       id: "badoo",
@@ -117,7 +117,8 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
     app: "badoo",
     route: { id: "profile", pattern: { path: "/u/*" }, action: "open", platforms: { ios: { since: "5.0" } } },
   });
-  await admin.routesCreate({ app: "badoo", route: { id: "help", pattern: { path: "/help/*" }, action: "exclude" } });
+  // The exclusion goes before the rule it carves out of (first match wins; a trailing exclusion is left out).
+  await admin.routesCreate({ app: "badoo", route: { id: "help", pattern: { path: "/help/*" }, action: "exclude" }, before: "profile" });
   const first = await admin.releasesPublish({ app: "badoo", platform: "ios", version: "5.11.0" });
   assert.equal(first.release.state, "live");
 
