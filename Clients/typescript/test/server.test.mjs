@@ -35,7 +35,7 @@ async function startRegistry() {
   });
   let output = "";
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  const url = await new Promise((resolve, reject) => {
+  const listening = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`routereg did not say where it listens within 120 s:\n${output}`)), 120000);
     const scan = (chunk) => {
       output += chunk.toString("utf8");
@@ -52,6 +52,14 @@ async function startRegistry() {
       reject(new Error(`routereg exited (${code ?? signal}) before listening:\n${output}`));
     });
   });
+  let url;
+  try {
+    url = await listening;
+  } catch (error) {
+    child.kill("SIGTERM");
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
