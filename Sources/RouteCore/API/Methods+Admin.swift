@@ -1,0 +1,124 @@
+extension API {
+    public enum TokensCreate: RPCMethodDescriptor {
+        public static let name = "Tokens.Create"
+        public static let access = Access.admin
+        public struct NewToken: Codable, Sendable {
+            public var displayName: String
+            public var role: Access
+            public init(displayName: String, role: Access) {
+                self.displayName = displayName
+                self.role = role
+            }
+        }
+        public struct Input: Codable, Sendable {
+            public var token: NewToken
+            public init(token: NewToken) { self.token = token }
+        }
+        public struct Output: Codable, Sendable {
+            public var token: TokenResource
+            /// The bearer secret: shown once, stored only as a hash.
+            public var secret: String
+            public init(token: TokenResource, secret: String) {
+                self.token = token
+                self.secret = secret
+            }
+        }
+    }
+
+    public enum TokensList: RPCMethodDescriptor {
+        public static let name = "Tokens.List"
+        public static let access = Access.admin
+        public typealias Input = PageRequest
+        public struct Output: Codable, Sendable {
+            public var tokens: [TokenResource]
+            public var nextPageToken: String
+            public init(tokens: [TokenResource], nextPageToken: String) {
+                self.tokens = tokens
+                self.nextPageToken = nextPageToken
+            }
+        }
+    }
+
+    public enum TokensRevoke: RPCMethodDescriptor {
+        public static let name = "Tokens.Revoke"
+        public static let access = Access.admin
+        public struct Input: Codable, Sendable {
+            public var id: String
+            public init(id: String) { self.id = id }
+        }
+        public typealias Output = TokenResource
+    }
+
+    public enum AuditList: RPCMethodDescriptor {
+        public static let name = "Audit.List"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var resource: String?
+            public var pageSize: Int?
+            public var pageToken: String?
+            public init(resource: String? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
+                self.resource = resource
+                self.pageSize = pageSize
+                self.pageToken = pageToken
+            }
+        }
+        public struct Output: Codable, Sendable {
+            public var entries: [AuditEntry]
+            public var nextPageToken: String
+            public init(entries: [AuditEntry], nextPageToken: String) {
+                self.entries = entries
+                self.nextPageToken = nextPageToken
+            }
+        }
+    }
+
+    public enum MatrixGet: RPCMethodDescriptor {
+        public static let name = "Matrix.Get"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public var platform: Platform
+            public init(app: String, platform: Platform) {
+                self.app = app
+                self.platform = platform
+            }
+        }
+        /// One cell: what `version` does with the route's links.
+        public struct Cell: Codable, Sendable, Hashable {
+            public enum State: String, Codable, Sendable { case open, fallback, switchedOff = "switched_off", excluded }
+            public var version: Version
+            public var state: State
+            public init(version: Version, state: State) {
+                self.version = version
+                self.state = state
+            }
+        }
+        public struct Row: Codable, Sendable, Hashable {
+            public var route: String
+            public var pattern: URLPattern
+            public var action: RouteAction
+            public var supportedSince: Version?
+            public var cells: [Cell]
+            public init(route: String, pattern: URLPattern, action: RouteAction, supportedSince: Version?, cells: [Cell]) {
+                self.route = route
+                self.pattern = pattern
+                self.action = action
+                self.supportedSince = supportedSince
+                self.cells = cells
+            }
+        }
+        public struct Output: Codable, Sendable {
+            public var app: String
+            public var platform: Platform
+            /// The live versions, ascending: the columns.
+            public var versions: [Version]
+            public var routes: [Row]
+            public init(app: String, platform: Platform, versions: [Version], routes: [Row]) {
+                self.app = app
+                self.platform = platform
+                self.versions = versions
+                self.routes = routes
+            }
+        }
+    }
+}

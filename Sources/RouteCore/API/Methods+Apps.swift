@@ -1,0 +1,123 @@
+/// The registry's methods, one descriptor each. See `Schema/registry.openrpc.json` for the wire contract.
+public enum API {}
+
+extension API {
+    public enum AppsCreate: RPCMethodDescriptor {
+        public static let name = "Apps.Create"
+        public static let access = Access.admin
+        public struct Input: Codable, Sendable {
+            public var app: App
+            public init(app: App) { self.app = app }
+        }
+        public typealias Output = Resource<App>
+    }
+
+    public enum AppsGet: RPCMethodDescriptor {
+        public static let name = "Apps.Get"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public init(app: String) { self.app = app }
+        }
+        public typealias Output = Resource<App>
+    }
+
+    public enum AppsList: RPCMethodDescriptor {
+        public static let name = "Apps.List"
+        public static let access = Access.reader
+        public typealias Input = PageRequest
+        public struct Output: Codable, Sendable {
+            public var apps: [Resource<App>]
+            public var nextPageToken: String
+            public init(apps: [Resource<App>], nextPageToken: String) {
+                self.apps = apps
+                self.nextPageToken = nextPageToken
+            }
+        }
+    }
+
+    public enum AppsUpdate: RPCMethodDescriptor {
+        public static let name = "Apps.Update"
+        public static let access = Access.admin
+        public struct Input: Codable, Sendable {
+            public var app: App
+            public var etag: String?
+            public init(app: App, etag: String? = nil) {
+                self.app = app
+                self.etag = etag
+            }
+        }
+        public typealias Output = Resource<App>
+    }
+
+    public enum AppsDelete: RPCMethodDescriptor {
+        public static let name = "Apps.Delete"
+        public static let access = Access.admin
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public var etag: String?
+            public init(app: String, etag: String? = nil) {
+                self.app = app
+                self.etag = etag
+            }
+        }
+        public typealias Output = Empty
+    }
+
+    public enum DomainsCreate: RPCMethodDescriptor {
+        public static let name = "Domains.Create"
+        public static let access = Access.admin
+        public struct Input: Codable, Sendable {
+            public var domain: Domain
+            public init(domain: Domain) { self.domain = domain }
+        }
+        public typealias Output = Resource<Domain>
+    }
+
+    public enum DomainsGet: RPCMethodDescriptor {
+        public static let name = "Domains.Get"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var host: String
+            public init(host: String) { self.host = host }
+        }
+        public typealias Output = Resource<Domain>
+    }
+
+    public enum DomainsList: RPCMethodDescriptor {
+        public static let name = "Domains.List"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var app: String?
+            public var pageSize: Int?
+            public var pageToken: String?
+            public init(app: String? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
+                self.app = app
+                self.pageSize = pageSize
+                self.pageToken = pageToken
+            }
+        }
+        public struct Output: Codable, Sendable {
+            public var domains: [Resource<Domain>]
+            public var nextPageToken: String
+            public init(domains: [Resource<Domain>], nextPageToken: String) {
+                self.domains = domains
+                self.nextPageToken = nextPageToken
+            }
+        }
+    }
+
+    public enum DomainsDelete: RPCMethodDescriptor {
+        public static let name = "Domains.Delete"
+        public static let access = Access.admin
+        public struct Input: Codable, Sendable {
+            public var host: String
+            public var etag: String?
+            public init(host: String, etag: String? = nil) {
+                self.host = host
+                self.etag = etag
+            }
+        }
+        public typealias Output = Empty
+    }
+}

@@ -1,0 +1,83 @@
+extension API {
+    /// Names one release.
+    public struct ReleaseKey: Codable, Sendable, Hashable {
+        public var app: String
+        public var platform: Platform
+        public var version: Version
+        public init(app: String, platform: Platform, version: Version) {
+            self.app = app
+            self.platform = platform
+            self.version = version
+        }
+    }
+
+    /// What a publish or retire did: the release's new state, every domain's generated files, and lint.
+    public struct ReleaseChange: Codable, Sendable {
+        public var release: ReleaseResource
+        public var revisions: [RevisionRef]
+        public var lint: [LintFinding]
+        public init(release: ReleaseResource, revisions: [RevisionRef], lint: [LintFinding]) {
+            self.release = release
+            self.revisions = revisions
+            self.lint = lint
+        }
+    }
+
+    public enum ReleasesCreate: RPCMethodDescriptor {
+        public static let name = "Releases.Create"
+        public static let access = Access.releaser
+        public typealias Input = ReleaseKey
+        public typealias Output = ReleaseResource
+    }
+
+    public enum ReleasesPublish: RPCMethodDescriptor {
+        public static let name = "Releases.Publish"
+        public static let access = Access.releaser
+        public typealias Input = ReleaseKey
+        public typealias Output = ReleaseChange
+    }
+
+    public enum ReleasesRetire: RPCMethodDescriptor {
+        public static let name = "Releases.Retire"
+        public static let access = Access.releaser
+        public typealias Input = ReleaseKey
+        public typealias Output = ReleaseChange
+    }
+
+    public enum ReleasesGet: RPCMethodDescriptor {
+        public static let name = "Releases.Get"
+        public static let access = Access.reader
+        public typealias Input = ReleaseKey
+        public typealias Output = ReleaseResource
+    }
+
+    public enum ReleasesList: RPCMethodDescriptor {
+        public static let name = "Releases.List"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public var platform: Platform?
+            public var state: ReleaseState?
+            public var pageSize: Int?
+            public var pageToken: String?
+            public init(
+                app: String, platform: Platform? = nil, state: ReleaseState? = nil, pageSize: Int? = nil,
+                pageToken: String? = nil
+            ) {
+                self.app = app
+                self.platform = platform
+                self.state = state
+                self.pageSize = pageSize
+                self.pageToken = pageToken
+            }
+        }
+        public struct Output: Codable, Sendable {
+            public var releases: [ReleaseResource]
+            public var nextPageToken: String
+            public init(releases: [ReleaseResource], nextPageToken: String) {
+                self.releases = releases
+                self.nextPageToken = nextPageToken
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+extension API {
+    /// Names one route of an app.
+    public struct RouteKey: Codable, Sendable, Hashable {
+        public var app: String
+        public var route: String
+        public var etag: String?
+        public init(app: String, route: String, etag: String? = nil) {
+            self.app = app
+            self.route = route
+            self.etag = etag
+        }
+    }
+
+    public enum RoutesCreate: RPCMethodDescriptor {
+        public static let name = "Routes.Create"
+        public static let access = Access.releaser
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public var route: Route
+            /// Insert before this route; last when absent.
+            public var before: String?
+            public init(app: String, route: Route, before: String? = nil) {
+                self.app = app
+                self.route = route
+                self.before = before
+            }
+        }
+        public typealias Output = RouteResource
+    }
+
+    public enum RoutesGet: RPCMethodDescriptor {
+        public static let name = "Routes.Get"
+        public static let access = Access.reader
+        public typealias Input = RouteKey
+        public typealias Output = RouteResource
+    }
+
+    public enum RoutesList: RPCMethodDescriptor {
+        public static let name = "Routes.List"
+        public static let access = Access.reader
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public var pageSize: Int?
+            public var pageToken: String?
+            public init(app: String, pageSize: Int? = nil, pageToken: String? = nil) {
+                self.app = app
+                self.pageSize = pageSize
+                self.pageToken = pageToken
+            }
+        }
+        public struct Output: Codable, Sendable {
+            public var routes: [RouteResource]
+            public var nextPageToken: String
+            public init(routes: [RouteResource], nextPageToken: String) {
+                self.routes = routes
+                self.nextPageToken = nextPageToken
+            }
+        }
+    }
+
+    public enum RoutesUpdate: RPCMethodDescriptor {
+        public static let name = "Routes.Update"
+        public static let access = Access.releaser
+        public struct Input: Codable, Sendable {
+            public var app: String
+            public var route: Route
+            public var etag: String?
+            public init(app: String, route: Route, etag: String? = nil) {
+                self.app = app
+                self.route = route
+                self.etag = etag
+            }
+        }
+        public typealias Output = RouteResource
+    }
+
+    public enum RoutesDelete: RPCMethodDescriptor {
+        public static let name = "Routes.Delete"
+        public static let access = Access.releaser
+        public typealias Input = RouteKey
+        public typealias Output = Empty
+    }
+
+    public enum RoutesReorder: RPCMethodDescriptor {
+        public static let name = "Routes.Reorder"
+        public static let access = Access.releaser
+        public struct Input: Codable, Sendable {
+            public var app: String
+            /// Every route ID of the app, in the new evaluation order.
+            public var order: [String]
+            public init(app: String, order: [String]) {
+                self.app = app
+                self.order = order
+            }
+        }
+        public struct Output: Codable, Sendable {
+            public var routes: [RouteResource]
+            public init(routes: [RouteResource]) { self.routes = routes }
+        }
+    }
+
+    /// Params of `Routes.SwitchOff` and `Routes.SwitchOn`.
+    public struct SwitchInput: Codable, Sendable {
+        public var app: String
+        public var route: String
+        public var platform: Platform
+        public var versions: [Version]
+        public var reason: String?
+        public init(app: String, route: String, platform: Platform, versions: [Version], reason: String? = nil) {
+            self.app = app
+            self.route = route
+            self.platform = platform
+            self.versions = versions
+            self.reason = reason
+        }
+    }
+
+    public enum RoutesSwitchOff: RPCMethodDescriptor {
+        public static let name = "Routes.SwitchOff"
+        public static let access = Access.releaser
+        public typealias Input = SwitchInput
+        public typealias Output = RouteResource
+    }
+
+    public enum RoutesSwitchOn: RPCMethodDescriptor {
+        public static let name = "Routes.SwitchOn"
+        public static let access = Access.releaser
+        public typealias Input = SwitchInput
+        public typealias Output = RouteResource
+    }
+}
