@@ -1,24 +1,4 @@
 extension API {
-    /// Rule-level differences between two generated documents.
-    public struct RuleDiff: Codable, Sendable, Hashable {
-        public struct Change: Codable, Sendable, Hashable {
-            public var before: JSONValue
-            public var after: JSONValue
-            public init(before: JSONValue, after: JSONValue) {
-                self.before = before
-                self.after = after
-            }
-        }
-        public var added: [JSONValue]
-        public var removed: [JSONValue]
-        public var changed: [Change]
-        public init(added: [JSONValue] = [], removed: [JSONValue] = [], changed: [Change] = []) {
-            self.added = added
-            self.removed = removed
-            self.changed = changed
-        }
-    }
-
     public enum AssociationsGet: RPCMethodDescriptor {
         public static let name = "Associations.Get"
         public static let access = Access.public
@@ -95,7 +75,7 @@ extension API {
                 self.toRevision = toRevision
             }
         }
-        public typealias Output = RuleDiff
+        public typealias Output = DocumentDiff
     }
 
     public enum AssociationsPreview: RPCMethodDescriptor {
@@ -120,8 +100,8 @@ extension API {
             public var etag: String
             public var changed: Bool
             public var document: JSONValue
-            public var diff: RuleDiff
-            public init(host: String, kind: DocumentKind, etag: String, changed: Bool, document: JSONValue, diff: RuleDiff) {
+            public var diff: DocumentDiff
+            public init(host: String, kind: DocumentKind, etag: String, changed: Bool, document: JSONValue, diff: DocumentDiff) {
                 self.host = host
                 self.kind = kind
                 self.etag = etag
