@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Dict, Iterator, List, Optional, Sequence, TextIO, Union
+from typing import Any, Dict, Iterator, Optional, Sequence, TextIO, Union
 
 from ._transport import Transport
 from .errors import LintFailure, ProtocolError

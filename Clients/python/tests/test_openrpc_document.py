@@ -128,6 +128,8 @@ def test_design_requests_are_valid(openrpc, method, params):
     ("Routes.Create", {"app": "badoo", "route": {**LOOKALIKES, "platforms": {"ios": {"since": "1.2.3.4.5"}}}}, "1.2.3.4.5"),
     ("Routes.Create", {"app": "badoo", "route": {**LOOKALIKES, "platforms": {"windows": {"since": "1"}}}}, "windows"),
     ("Routes.Create", {"app": "badoo", "route": {**LOOKALIKES, "action": "opn"}}, "opn"),
+    ("Routes.Create", {"app": "badoo", "route": {**LOOKALIKES, "platforms": {"ios": None}}}, "None"),
+    ("Routes.SwitchOff", {"app": "badoo", "route": "r", "platform": "ios", "versions": []}, "[]"),
     ("Releases.Publish", {"app": "badoo", "platform": "iOS", "version": "5.12.0"}, "iOS"),
     ("Releases.List", {"app": "badoo", "state": "published"}, "published"),
     ("Tokens.Create", {"token": {"displayName": "ci", "role": "root"}}, "root"),
