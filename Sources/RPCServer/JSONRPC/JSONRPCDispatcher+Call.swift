@@ -1,3 +1,4 @@
+import Dispatch
 import RouteCore
 
 /// What the calls of one HTTP request share: the transport, the deadline, and the caller (resolved at most
@@ -78,6 +79,15 @@ extension JSONRPCDispatcher {
         let completion = RPCCompletion<RawJSON>(codec: codec) { [self] result in
             guard gate.claim() else { return }
             if let response = finish(result, call: call, context: context) { deliver(response) }
+        }
+        // A long poll must not outlive its caller's deadline: answer DEADLINE_EXCEEDED then, whatever the handler
+        // does later (the gate keeps whichever answer comes first).
+        if let remaining = context.remaining {
+            let nanos = max(
+                0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanos))) {
+                completion.fail(RegistryError(.deadlineExceeded, "deadline exceeded"))
+            }
         }
         do {
             try handler(context, RPCParams(bytes: call.params, codec: codec), completion)

@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import RPCServer
+import Testing
+
+@Suite("Graceful stop")
+struct GracefulStopTests {
+    private func send(_ client: RawHTTPClient, _ json: String) throws {
+        let body = Array(json.utf8)
+        var request = Array("POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n".utf8)
+        request += Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        try client.send(request)
+    }
+
+    private func stopInBackground(_ server: TestServer) -> DispatchSemaphore {
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.stop()
+            stopped.signal()
+        }
+        return stopped
+    }
+
+    @Test("an in-flight deferred call finishes before the daemon stops; new connections are refused")
+    func deferredFinishes() throws {
+        let server = try TestServer()
+        let port = server.port
+        let client = try server.client()
+        try send(client, #"{"jsonrpc":"2.0","method":"Test.Later","params":{"ms":300,"value":"finished"},"id":1}"#)
+        try waitUntil { server.server.metrics.requestsInFlight == 1 }
+        let stopped = stopInBackground(server)
+        #expect(try client.readResponse().text == #"{"jsonrpc":"2.0","id":1,"result":{"text":"finished"}}"#)
+        stopped.wait()
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: port).request("GET", "/healthz") }
+    }
+
+    @Test("an in-flight slow call finishes before the daemon stops")
+    func slowFinishes() throws {
+        let server = try TestServer()
+        let client = try server.client()
+        try send(client, #"{"jsonrpc":"2.0","method":"Test.Sleep","params":{"ms":300,"value":"slow"},"id":1}"#)
+        try waitUntil { server.server.metrics.requestsInFlight == 1 }
+        let stopped = stopInBackground(server)
+        #expect(try client.readResponse().text == #"{"jsonrpc":"2.0","id":1,"result":{"text":"slow"}}"#)
+        stopped.wait()
+    }
+
+    @Test("a waiter still pending after the grace period is answered UNAVAILABLE")
+    func pendingCancelled() throws {
+        let server = try TestServer(configure: { $0.shutdownGracePeriod = .milliseconds(100) })
+        let client = try server.client()
+        try send(client, #"{"jsonrpc":"2.0","method":"Test.Hold","id":"w"}"#)
+        try waitUntil { server.holds.count == 1 }
+        let stopped = stopInBackground(server)
+        let value = try JSONValueOf(client.readResponse())
+        #expect(value["error"]?["code"]?.int == 14)
+        #expect(value["id"]?.stringValue == "w")
+        stopped.wait()
+        // The handler's own completion, arriving after the stop, is ignored.
+        server.holds.completeAll("too late")
+    }
+}
