@@ -173,3 +173,31 @@ def test_assetlinks_schema():
     assert schema.is_valid([statement])
     assert not schema.is_valid(statement)
     assert not schema.is_valid([{**statement, "target": {**statement["target"], "sha256_cert_fingerprints": ["AB"]}}])
+
+
+def test_document_uses_only_fields_the_openrpc_spec_defines(openrpc):
+    # OpenRPC 1.2 objects are closed except for x- extensions; a misspelt field would be silently ignored.
+    def closed(obj, allowed, where):
+        extra = {k for k in obj if k not in allowed and not k.startswith("x-")}
+        assert not extra, f"{where}: {extra}"
+
+    closed(openrpc, {"openrpc", "info", "externalDocs", "servers", "methods", "components"}, "document")
+    closed(openrpc["info"], {"title", "description", "termsOfService", "version", "contact", "license"}, "info")
+    for server in openrpc["servers"]:
+        closed(server, {"url", "name", "description", "summary", "variables"}, "server")
+    closed(openrpc["components"], {"schemas", "links", "errors", "examples", "examplePairings",
+                                   "contentDescriptors", "tags"}, "components")
+    descriptor = {"name", "summary", "description", "required", "schema", "deprecated"}
+    for method in openrpc["methods"]:
+        closed(method, {"name", "description", "summary", "servers", "tags", "paramStructure", "params", "result",
+                        "errors", "links", "examples", "deprecated", "externalDocs"}, method["name"])
+        assert {"name", "params", "result"} <= set(method)
+        for param in method["params"]:
+            closed(param, descriptor, f"{method['name']}.{param['name']}")
+            assert param["name"] and "schema" in param
+        closed(method["result"], descriptor, f"{method['name']} result")
+        for error in method["errors"]:
+            closed(error, {"code", "message", "data"}, f"{method['name']} error")
+            assert isinstance(error["code"], int) and isinstance(error["message"], str)
+    for name in openrpc["components"]["schemas"]:
+        assert re.match(r"^[A-Za-z0-9._-]+$", name)

@@ -95,6 +95,9 @@ def http_get(url, path, headers=None):
         connection.close()
 
 
+CALLED = set()  # methods that returned a result, for the coverage check at the end
+
+
 @pytest.fixture(scope="module")
 def validated(openrpc):
     """Wraps clients so every result is checked against the OpenRPC result schema of its method."""
@@ -108,6 +111,7 @@ def validated(openrpc):
             result = original(method, params, idempotent, timeout)
             errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in results[method].iter_errors(result)]
             assert not errors, f"{method} result does not match Schema/registry.openrpc.json: {errors}"
+            CALLED.add(method)
             return result
 
         client._transport.call = call
@@ -334,3 +338,63 @@ def test_application_and_protocol_errors(server, admin, names, openrpc):
     served = {m["name"] for m in admin.rpc_discover()["methods"]}
     assert served == {m["name"] for m in openrpc["methods"]}
     assert refused(lambda: admin.releases_publish(f"missing-{app}", "ios", "1.0")).status == "NOT_FOUND"
+
+
+def test_every_other_method_round_trip(server, admin, validated, names):
+    app = f"full-{names['app']}"
+    host = f"full.{names['root']}"
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}, "schemes": ["fullapp"]})
+    assert app in [a["id"] for a in admin.iter_apps(page_size=1)]
+    current = admin.apps_get(app)
+    assert admin.apps_update({**current, "displayName": "Full"}, etag=current["etag"])["displayName"] == "Full"
+    admin.domains_create({"host": host, "apps": [app]})
+    assert admin.domains_get(host)["apps"] == [app]
+    assert [d["host"] for d in admin.iter_domains(app=app)] == [host]
+
+    issued = admin.tokens_create({"displayName": f"full-{app}", "role": "releaser"})
+    releaser = validated(Client(server["url"], token=issued["secret"], retries=0))
+    for route_id, path in (("a", "/a/*"), ("b", "/b/*"), ("c", "/c/*")):
+        releaser.routes_create(app, {"id": route_id, "pattern": {"path": path}, "platforms": {"ios": {"since": "1.0"}}})
+    route = releaser.routes_get(app, "b")
+    updated = releaser.routes_update(app, {**route, "pattern": {"path": "/bee/*"}, "comment": "renamed"},
+                                     etag=route["etag"])
+    assert updated["pattern"]["path"] == "/bee/*" and updated["etag"] != route["etag"]
+    with pytest.raises(RegistryError) as caught:
+        releaser.routes_update(app, {**route, "comment": "stale"}, etag=route["etag"])
+    assert caught.value.status == "ABORTED"
+    reordered = releaser.routes_reorder(app, ["c", "a", "b"])
+    assert [(r["id"], r["position"]) for r in reordered["routes"]] == [("c", 0), ("a", 1), ("b", 2)]
+    with pytest.raises(RegistryError) as caught:
+        releaser.routes_reorder(app, ["c", "a"])
+    assert caught.value.code in (3, 9)
+    releaser.routes_switch_off(app, "a", "ios", ["1.0"])
+    assert not releaser.routes_switch_on(app, "a", "ios", ["1.0"]).get("switchedOff", {}).get("ios")
+    assert releaser.routes_delete(app, "c") == {}
+    assert [r["id"] for r in releaser.iter_routes(app)] == ["a", "b"]
+
+    draft = releaser.releases_create(app, "ios", "1.0")
+    assert draft["state"] == "draft" and releaser.releases_get(app, "ios", "1.0")["state"] == "draft"
+    preview = releaser.associations_preview(app, "ios", "1.0", "publish")
+    documents = [d for d in preview["documents"] if d["host"] == host and d.get("kind", "aasa") == "aasa"]
+    assert len(documents) == 1 and documents[0]["changed"]
+    assert evaluate(documents[0]["document"], IOS_APP_ID, f"https://{host}/bee/1", host) == "match"
+    assert releaser.releases_get(app, "ios", "1.0")["state"] == "draft"  # a preview writes nothing
+    assert admin.matrix_get(app, "ios")["versions"] == []
+
+    assert issued["token"]["id"] in [t["id"] for t in admin.iter_tokens()]
+    revoked = admin.tokens_revoke(issued["token"]["id"])
+    assert revoked["revokeTime"]
+    with pytest.raises(RegistryError) as caught:
+        releaser.routes_list(app)
+    assert caught.value.status == "UNAUTHENTICATED"
+
+    assert admin.domains_delete(host) == {}
+    assert admin.apps_delete(app) == {}
+    with pytest.raises(RegistryError) as caught:
+        admin.apps_get(app)
+    assert caught.value.status == "NOT_FOUND"
+
+
+def test_the_module_called_every_method(openrpc):
+    # Last in the module: every method of the OpenRPC document answered once with a schema-valid result.
+    assert {m["name"] for m in openrpc["methods"]} - CALLED == set()
