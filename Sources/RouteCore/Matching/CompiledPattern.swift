@@ -3,16 +3,17 @@
 /// Compilation resolves substitution variables, canonicalises path patterns the way URLs are
 /// canonicalised (see `TextForms.canonicalPath`), and folds case for case-insensitive rules, so that
 /// matching is a plain byte comparison against the URL's matching form.
-struct CompiledPattern: Sendable, Hashable {
+final class CompiledPattern: Sendable {
     let tokens: [PatternToken]
-    /// False when a user variable offers alternatives, which needs backtracking.
-    let isDeterministic: Bool
+    /// The flattened form for the hot path; nil when a user variable offers alternatives, which needs the
+    /// general matcher over `tokens`.
+    let program: PatternProgram?
     /// The literal bytes every matching subject starts with (used to index rules).
     let literalPrefix: [UInt8]
     /// Whether the pattern matches "" (a missing query item counts as empty).
     let matchesEmpty: Bool
 
-    init(_ pattern: String, isPath: Bool, folded: Bool, variables: SubstitutionVariables) {
+    convenience init(_ pattern: String, isPath: Bool, folded: Bool, variables: SubstitutionVariables) {
         var tokens = Self.tokenize(Array(pattern.utf8), variables: variables)
         if isPath { tokens = Self.canonicalPath(tokens) }
         if folded { tokens = tokens.map(Self.folded) }
@@ -21,9 +22,9 @@ struct CompiledPattern: Sendable, Hashable {
 
     init(tokens: [PatternToken]) {
         self.tokens = tokens
-        isDeterministic = !tokens.contains { if case .oneOf = $0 { return true } else { return false } }
+        program = PatternProgram(tokens)
         if case .literal(let bytes)? = tokens.first { literalPrefix = bytes } else { literalPrefix = [] }
-        matchesEmpty = [UInt8]().withUnsafeBufferPointer { Self.matches(tokens, deterministic: false, $0) }
+        matchesEmpty = [UInt8]().withUnsafeBufferPointer { Self.generalMatch(tokens, $0) }
     }
 
     /// Splits a pattern into tokens; `$(name)` becomes a variable when `variables` knows it (user values are

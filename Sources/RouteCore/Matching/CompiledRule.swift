@@ -1,5 +1,5 @@
 /// A `ComponentRule` compiled for matching: each component a `CompiledPattern` in the rule's form.
-struct CompiledRule: Sendable {
+final class CompiledRule: Sendable {
     /// A compiled `?` component.
     enum Query: Sendable {
         case string(CompiledPattern)
@@ -46,15 +46,19 @@ struct CompiledRule: Sendable {
             return pattern.matches(subject.query(form))
         case .items(let wanted)?:
             let items = subject.queryItems(form)
-            for (name, pattern) in wanted {
-                var seen = false
-                for item in items where item.name == name {
-                    seen = true
-                    if !pattern.matches(item.value) { return false }
+            return items.bytes.withUnsafeBufferPointer { bytes in
+                for (name, pattern) in wanted {
+                    var seen = false
+                    for (nameStart, nameEnd, valueStart, valueEnd) in items.ranges
+                    where name.elementsEqual(bytes[Int(nameStart)..<Int(nameEnd)]) {
+                        seen = true
+                        let value = UnsafeBufferPointer(rebasing: bytes[Int(valueStart)..<Int(valueEnd)])
+                        if !pattern.matches(value) { return false }
+                    }
+                    if !seen && !pattern.matchesEmpty { return false }
                 }
-                if !seen && !pattern.matchesEmpty { return false }
+                return true
             }
-            return true
         }
     }
 }

@@ -14,76 +14,108 @@ struct MatchForm: Sendable, Hashable {
     static let all = (0..<4).map(MatchForm.init(index:))
 }
 
-/// One query item in a matching form; a valueless item (`?flag`) has an empty value.
-struct QueryItem: Sendable, Hashable {
-    var name: [UInt8]
-    var value: [UInt8]
+/// The query split into items in one matching form: names and values are ranges of one byte buffer, so
+/// splitting costs two allocations however many items there are.
+struct QueryItems {
+    /// Each item's name and value as `(nameStart, nameEnd, valueStart, valueEnd)` into `bytes`; a valueless
+    /// item (`?flag`) has an empty value.
+    var ranges: [(Int32, Int32, Int32, Int32)] = []
+    var bytes: [UInt8] = []
+
+    /// Splits on `&` and the first `=`; empty pieces are skipped. Each name and value is transformed on its
+    /// own, so a decoded `%26` or `%3D` never splits anything.
+    init(_ query: Substring.UTF8View, form: MatchForm) {
+        bytes.reserveCapacity(query.count)
+        for piece in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = piece.firstIndex(of: UInt8(ascii: "="))
+            let nameStart = Int32(bytes.count)
+            append(piece[..<(equals ?? piece.endIndex)], form)
+            let nameEnd = Int32(bytes.count)
+            if let equals { append(piece[piece.index(after: equals)...], form) }
+            ranges.append((nameStart, nameEnd, nameEnd, Int32(bytes.count)))
+        }
+    }
+
+    private mutating func append(_ text: Substring.UTF8View.SubSequence, _ form: MatchForm) {
+        if !form.decoded && !form.folded {
+            bytes.append(contentsOf: text)
+        } else {
+            bytes.append(contentsOf: TextForms.transformed(Array(text), decoded: form.decoded, folded: form.folded))
+        }
+    }
+}
+
+/// Four optional slots, one per `MatchForm`, without the allocation of an array.
+struct PerForm<Value> {
+    private var slots: (Value?, Value?, Value?, Value?) = (nil, nil, nil, nil)
+
+    subscript(_ form: MatchForm) -> Value? {
+        get {
+            switch form.index {
+            case 0: return slots.0
+            case 1: return slots.1
+            case 2: return slots.2
+            default: return slots.3
+            }
+        }
+        set {
+            switch form.index {
+            case 0: slots.0 = newValue
+            case 1: slots.1 = newValue
+            case 2: slots.2 = newValue
+            default: slots.3 = newValue
+            }
+        }
+    }
 }
 
 /// A URL prepared for matching, once per decision: each form of each component is computed the first time
 /// a rule asks for it and then shared by every rule that compares in that form.
 struct MatchSubject {
     let url: LinkURL
-    private var paths: [[UInt8]?] = [nil, nil, nil, nil]
-    private var queries: [[UInt8]?] = [nil, nil, nil, nil]
-    private var fragments: [[UInt8]?] = [nil, nil, nil, nil]
-    private var items: [[QueryItem]?] = [nil, nil, nil, nil]
+    private var paths = PerForm<[UInt8]>()
+    private var queries = PerForm<[UInt8]>()
+    private var fragments = PerForm<[UInt8]>()
+    private var items = PerForm<QueryItems>()
 
     init(_ url: LinkURL) { self.url = url }
 
     /// The canonical path (see `TextForms.canonicalPath`) in `form`.
     mutating func path(_ form: MatchForm) -> [UInt8] {
-        if let cached = paths[form.index] { return cached }
-        var bytes = Array(url.path.utf8)
-        if form.decoded { bytes = TextForms.percentDecoded(bytes) }
-        bytes = TextForms.canonicalPath(bytes)
+        if let cached = paths[form] { return cached }
+        var bytes: [UInt8]
+        if form.decoded {
+            bytes = TextForms.canonicalPath(TextForms.percentDecoded(Array(url.path.utf8)))
+        } else {
+            bytes = TextForms.canonicalPath(url.path.utf8)
+        }
         if form.folded { bytes = TextForms.folded(bytes) }
-        paths[form.index] = bytes
+        paths[form] = bytes
         return bytes
     }
 
     /// The whole query in `form` ("" when absent).
     mutating func query(_ form: MatchForm) -> [UInt8] {
-        if let cached = queries[form.index] { return cached }
-        let bytes = Self.transformed(Array((url.query ?? "").utf8), form)
-        queries[form.index] = bytes
+        if let cached = queries[form] { return cached }
+        let bytes = TextForms.transformed(Array((url.query ?? "").utf8), decoded: form.decoded, folded: form.folded)
+        queries[form] = bytes
         return bytes
     }
 
     /// The fragment in `form` ("" when absent).
     mutating func fragment(_ form: MatchForm) -> [UInt8] {
-        if let cached = fragments[form.index] { return cached }
-        let bytes = Self.transformed(Array((url.fragment ?? "").utf8), form)
-        fragments[form.index] = bytes
+        if let cached = fragments[form] { return cached }
+        let bytes = TextForms.transformed(
+            Array((url.fragment ?? "").utf8), decoded: form.decoded, folded: form.folded)
+        fragments[form] = bytes
         return bytes
     }
 
-    /// The query split on `&` and the first `=`, names and values each in `form`; empty pieces are skipped.
-    mutating func queryItems(_ form: MatchForm) -> [QueryItem] {
-        if let cached = items[form.index] { return cached }
-        let raw = Array((url.query ?? "").utf8)
-        var result: [QueryItem] = []
-        for piece in raw.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let name: ArraySlice<UInt8>
-            let value: ArraySlice<UInt8>
-            if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
-                name = piece[..<equals]
-                value = piece[(equals + 1)...]
-            } else {
-                name = piece
-                value = []
-            }
-            result.append(
-                QueryItem(name: Self.transformed(Array(name), form), value: Self.transformed(Array(value), form)))
-        }
-        items[form.index] = result
+    /// The query items in `form`.
+    mutating func queryItems(_ form: MatchForm) -> QueryItems {
+        if let cached = items[form] { return cached }
+        let result = QueryItems(Substring(url.query ?? "").utf8, form: form)
+        items[form] = result
         return result
-    }
-
-    private static func transformed(_ bytes: [UInt8], _ form: MatchForm) -> [UInt8] {
-        var bytes = bytes
-        if form.decoded { bytes = TextForms.percentDecoded(bytes) }
-        if form.folded { bytes = TextForms.folded(bytes) }
-        return bytes
     }
 }

@@ -1,83 +1,59 @@
 extension CompiledPattern {
     /// True when the whole of `subject` (a matching form of a URL component) matches the pattern.
     func matches(_ subject: [UInt8]) -> Bool {
-        subject.withUnsafeBufferPointer { Self.matches(tokens, deterministic: isDeterministic, $0) }
+        subject.withUnsafeBufferPointer { matches($0) }
     }
 
     /// True when the whole of `subject` matches the pattern.
     @inline(__always)
     func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        Self.matches(tokens, deterministic: isDeterministic, subject)
+        if let program { return program.matches(subject) }
+        return Self.generalMatch(tokens, subject)
     }
 
-    static func matches(_ tokens: [PatternToken], deterministic: Bool, _ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        deterministic ? greedyMatch(tokens, s) : backtrackingMatch(tokens, 0, s, 0) { $0 == s.count }
-    }
-
-    /// Glob matching with one backtrack point. Correct because every token between two stars consumes a
-    /// fixed number of characters, so the leftmost place where a star-free segment matches is always the
-    /// best one: an earlier star never needs to give back what a later star can absorb.
-    private static func greedyMatch(_ tokens: [PatternToken], _ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        var ti = 0
-        var si = 0
-        var starToken = -1
-        var starSubject = 0
-        while true {
-            if ti < tokens.count {
-                if case .anyRun = tokens[ti] {
-                    starToken = ti
-                    starSubject = si
-                    ti += 1
-                    continue
-                }
-                if case .subpathTail = tokens[ti], si == s.count || s[si] == UInt8(ascii: "/") {
-                    return true
-                }
-                if let next = step(tokens[ti], s, si) {
-                    ti += 1
-                    si = next
-                    continue
-                }
-            } else if si == s.count {
-                return true
-            }
-            guard starToken >= 0, starSubject < s.count else { return false }
-            starSubject = min(s.count, starSubject + TextForms.scalarLength(s[starSubject]))
-            si = starSubject
-            ti = starToken + 1
+    /// The general matcher over tokens, also the reference the flattened program is tested against. It
+    /// tracks every position a prefix of the pattern can end at (an NFA walk) instead of backtracking, so
+    /// even hostile user variables such as `*a*a*a*b` stay polynomial.
+    static func generalMatch(_ tokens: [PatternToken], _ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        var boundaries = [Bool](repeating: false, count: s.count + 1)
+        var i = 0
+        while i < s.count {
+            boundaries[i] = true
+            i = min(s.count, i + TextForms.scalarLength(s[i]))
         }
+        boundaries[s.count] = true
+        var starts = [Bool](repeating: false, count: s.count + 1)
+        starts[0] = true
+        return ends(tokens, s, boundaries, from: starts)[s.count]
     }
 
-    /// Full backtracking, for patterns whose user variables offer alternatives of different shapes.
-    private static func backtrackingMatch(
-        _ tokens: [PatternToken], _ start: Int, _ s: UnsafeBufferPointer<UInt8>, _ from: Int, _ then: (Int) -> Bool
-    ) -> Bool {
-        var ti = start
-        var si = from
-        while ti < tokens.count {
-            switch tokens[ti] {
+    /// Every position where `tokens`, started at any position in `starts`, can end.
+    private static func ends(
+        _ tokens: [PatternToken], _ s: UnsafeBufferPointer<UInt8>, _ boundaries: [Bool], from starts: [Bool]
+    ) -> [Bool] {
+        var positions = starts
+        for token in tokens {
+            guard let first = positions.firstIndex(of: true) else { return positions }
+            var next = [Bool](repeating: false, count: s.count + 1)
+            switch token {
             case .anyRun:
-                var k = si
-                while true {
-                    if backtrackingMatch(tokens, ti + 1, s, k, then) { return true }
-                    if k >= s.count { return false }
-                    k = min(s.count, k + TextForms.scalarLength(s[k]))
-                }
+                for q in first...s.count where boundaries[q] { next[q] = true }
             case .subpathTail:
-                return (si == s.count || s[si] == UInt8(ascii: "/")) && then(s.count)
+                next[s.count] = positions.indices.contains { positions[$0] && ($0 == s.count || s[$0] == 0x2F) }
             case .oneOf(let values):
-                for value in values
-                where backtrackingMatch(value, 0, s, si, { backtrackingMatch(tokens, ti + 1, s, $0, then) }) {
-                    return true
+                for value in values {
+                    for (q, reached) in ends(value, s, boundaries, from: positions).enumerated() where reached {
+                        next[q] = true
+                    }
                 }
-                return false
             default:
-                guard let next = step(tokens[ti], s, si) else { return false }
-                si = next
-                ti += 1
+                for p in first...s.count where positions[p] {
+                    if let q = step(token, s, p) { next[q] = true }
+                }
             }
+            positions = next
         }
-        return then(si)
+        return positions
     }
 
     /// Consumes one fixed-width token at `si`; nil when it does not match there.

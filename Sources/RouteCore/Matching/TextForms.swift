@@ -59,7 +59,7 @@ enum TextForms {
 
     /// The canonical form of a URL path: a leading `/`, no repeated `/`, no trailing `/` except for the root
     /// path, which is `/` (so "" and "/" are the same path, and so are `/buy` and `/buy/`).
-    static func canonicalPath(_ bytes: [UInt8]) -> [UInt8] {
+    static func canonicalPath<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "/")]
         out.reserveCapacity(bytes.count + 1)
         for byte in bytes where !(byte == UInt8(ascii: "/") && out.last == UInt8(ascii: "/")) {
@@ -67,6 +67,14 @@ enum TextForms {
         }
         while out.count > 1, out.last == UInt8(ascii: "/") { out.removeLast() }
         return out
+    }
+
+    /// `bytes` percent-decoded and/or folded.
+    static func transformed(_ bytes: [UInt8], decoded: Bool, folded: Bool) -> [UInt8] {
+        var bytes = bytes
+        if decoded { bytes = percentDecoded(bytes) }
+        if folded { bytes = self.folded(bytes) }
+        return bytes
     }
 
     /// `bytes` with every run of `/` collapsed to one.
