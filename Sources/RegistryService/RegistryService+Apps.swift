@@ -1,0 +1,132 @@
+import Foundation
+import RouteCore
+import RouteStore
+
+extension RegistryService {
+    static func resource(_ stored: Stored<App>) -> Resource<App> {
+        Resource(
+            stored.value,
+            meta: ResourceMeta(
+                name: "apps/\(stored.value.id)", etag: stored.etag, createTime: Timestamp.string(stored.createTime),
+                updateTime: Timestamp.string(stored.updateTime)))
+    }
+
+    static func resource(_ stored: Stored<Domain>) -> Resource<Domain> {
+        Resource(
+            stored.value,
+            meta: ResourceMeta(
+                name: "domains/\(stored.value.host)", etag: stored.etag, createTime: Timestamp.string(stored.createTime),
+                updateTime: Timestamp.string(stored.updateTime)))
+    }
+
+    public func createApp(_ app: App, by caller: Caller) throws(RegistryError) -> Resource<App> {
+        try ModelValidation.app(app)
+        return try write(caller, method: API.AppsCreate.name, resource: "apps/\(app.id)", cause: "Apps.Create \(app.id)") {
+            tx in
+            let stored = try self.store.apps.create(app, in: tx)
+            return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
+        }.value
+    }
+
+    public func getApp(_ id: String) throws(RegistryError) -> Resource<App> {
+        try mapped {
+            guard let stored = try store.read({ tx in try store.apps.get(id, in: tx) }) else {
+                throw RegistryError.notFound("apps/\(id)")
+            }
+            return Self.resource(stored)
+        }
+    }
+
+    public func listApps(_ page: RouteCore.PageRequest) throws(RegistryError) -> API.AppsList.Output {
+        try mapped {
+            let result = try store.read { tx in try store.apps.list(page.store, in: tx) }
+            return API.AppsList.Output(apps: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+        }
+    }
+
+    public func updateApp(_ app: App, etag: String?, by caller: Caller) throws(RegistryError) -> Resource<App> {
+        try ModelValidation.app(app)
+        return try write(caller, method: API.AppsUpdate.name, resource: "apps/\(app.id)", cause: "Apps.Update \(app.id)") {
+            tx in
+            let before = try self.store.apps.get(app.id, in: tx)
+            let stored = try self.store.apps.update(app, expectedEtag: etag, in: tx)
+            return Mutation(value: Self.resource(stored), before: before?.value, after: stored.value)
+        }.value
+    }
+
+    public func deleteApp(_ id: String, etag: String?, by caller: Caller) throws(RegistryError) {
+        _ = try write(caller, method: API.AppsDelete.name, resource: "apps/\(id)", cause: "Apps.Delete \(id)") { tx in
+            let referencing = try self.store.domains.all(in: tx).filter { $0.value.apps.contains(id) }
+            if let domain = referencing.first {
+                throw RegistryError.failedPrecondition(
+                    "apps/\(id) is still served on domains/\(domain.value.host): remove it from its domains first")
+            }
+            let stored = try self.store.apps.delete(id, expectedEtag: etag, in: tx)
+            return Mutation(value: (), before: stored.value, after: nil)
+        }
+    }
+
+    public func createDomain(_ domain: Domain, by caller: Caller) throws(RegistryError) -> Resource<Domain> {
+        var domain = domain
+        domain.host = domain.host.lowercased()
+        try ModelValidation.domain(domain)
+        let host = domain.host
+        return try write(caller, method: API.DomainsCreate.name, resource: "domains/\(host)", cause: "Domains.Create \(host)") {
+            tx in
+            for app in domain.apps where try self.store.apps.get(app, in: tx) == nil {
+                throw RegistryError(
+                    .failedPrecondition, "apps/\(app) does not exist",
+                    fieldViolations: [FieldViolation(field: "domain.apps", description: "apps/\(app) does not exist")])
+            }
+            if let target = domain.aliasOf, try self.store.domains.get(target, in: tx) == nil {
+                throw RegistryError(
+                    .failedPrecondition, "domains/\(target) does not exist",
+                    fieldViolations: [FieldViolation(field: "domain.aliasOf", description: "domains/\(target) does not exist")])
+            }
+            let stored = try self.store.domains.create(domain, in: tx)
+            return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
+        }.value
+    }
+
+    public func getDomain(_ host: String) throws(RegistryError) -> Resource<Domain> {
+        try mapped {
+            guard let stored = try store.read({ tx in try store.domains.get(host.lowercased(), in: tx) }) else {
+                throw RegistryError.notFound("domains/\(host)")
+            }
+            return Self.resource(stored)
+        }
+    }
+
+    public func listDomains(app: String?, _ page: RouteCore.PageRequest) throws(RegistryError) -> API.DomainsList.Output {
+        try mapped {
+            if let app {
+                // Domains per app are few: filter the full list rather than paging a join.
+                let all = try store.read { tx in try store.domains.all(in: tx) }.filter { $0.value.apps.contains(app) }
+                return API.DomainsList.Output(domains: all.map(Self.resource), nextPageToken: "")
+            }
+            let result = try store.read { tx in try store.domains.list(page.store, in: tx) }
+            return API.DomainsList.Output(
+                domains: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+        }
+    }
+
+    public func deleteDomain(_ host: String, etag: String?, by caller: Caller) throws(RegistryError) {
+        let host = host.lowercased()
+        _ = try write(caller, method: API.DomainsDelete.name, resource: "domains/\(host)", cause: "Domains.Delete \(host)") {
+            tx in
+            if let alias = try self.store.domains.all(in: tx).first(where: { $0.value.aliasOf == host }) {
+                throw RegistryError.failedPrecondition(
+                    "domains/\(alias.value.host) is an alias of domains/\(host): delete the alias first")
+            }
+            let stored = try self.store.domains.delete(host, expectedEtag: etag, in: tx)
+            return Mutation(value: (), before: stored.value, after: nil)
+        }
+    }
+}
+
+extension RouteCore.PageRequest {
+    /// The store's paging request; a negative size is refused rather than silently clamped.
+    var store: RouteStore.PageRequest {
+        RouteStore.PageRequest(pageSize: pageSize ?? 0, pageToken: pageToken)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import RouteCore
+
+extension RegistryService {
+    /// `CanOpen.Check`: decided from the snapshot's compiled rules.
+    public func check(_ input: API.CanOpenCheck.Input) throws(RegistryError) -> Decision {
+        let current = snapshot
+        guard current.registry.apps.contains(where: { $0.id == input.app }) else {
+            throw RegistryError.notFound("apps/\(input.app)")
+        }
+        guard let url = LinkURL(input.url) else {
+            throw RegistryError.invalidArgument(field: "url", "is not an absolute URL (scheme://host/path)")
+        }
+        return current.engine.decide(
+            app: input.app, platform: input.platform, version: input.version, url: url, original: input.url)
+    }
+
+    /// `CanOpen.GetTable`: live versions' tables come from the snapshot; any other version's is computed.
+    public func canOpenTable(_ input: API.CanOpenGetTable.Input) throws(RegistryError) -> API.CanOpenGetTable.Output {
+        let current = snapshot
+        let key = CanOpenKey(app: input.app, platform: input.platform, version: input.version)
+        let generated: GeneratedCanOpenTable
+        if let table = current.canOpenTables[key] {
+            generated = table
+        } else {
+            guard current.registry.apps.contains(where: { $0.id == input.app }),
+                let table = try Generator.canOpenTable(
+                    registry: current.registry, app: input.app, platform: input.platform, version: input.version)
+            else { throw RegistryError.notFound("apps/\(input.app)") }
+            generated = table
+        }
+        let notModified = input.ifNoneMatch == generated.file.etag
+        return API.CanOpenGetTable.Output(
+            etag: generated.file.etag, notModified: notModified, table: notModified ? nil : generated.table)
+    }
+
+    /// `Matrix.Get`: every route of the app against every live version of the platform.
+    public func matrix(app: String, platform: Platform) throws(RegistryError) -> API.MatrixGet.Output {
+        let registry = snapshot.registry
+        guard registry.apps.contains(where: { $0.id == app }) else { throw RegistryError.notFound("apps/\(app)") }
+        let versions = registry.liveVersions(app: app, platform: platform)
+        let rows = (registry.routes[app] ?? []).map { route in
+            API.MatrixGet.Row(
+                route: route.id, pattern: route.pattern, action: route.action,
+                supportedSince: route.action == .open ? route.platforms[platform]?.since : nil,
+                cells: versions.map { version in
+                    let state: API.MatrixGet.Cell.State =
+                        route.action == .exclude
+                        ? .excluded
+                        : route.handles(platform, version)
+                            ? .open : route.inRange(platform, version) ? .switchedOff : .fallback
+                    return API.MatrixGet.Cell(version: version, state: state)
+                })
+        }
+        return API.MatrixGet.Output(app: app, platform: platform, versions: versions, routes: rows)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import RouteCore
+import RouteStore
+
+extension RegistryService {
+    static func resource(_ stored: Stored<Route>, app: String, position: Int) -> RouteResource {
+        RouteResource(
+            route: stored.value, app: app, position: position,
+            meta: ResourceMeta(
+                name: "apps/\(app)/routes/\(stored.value.id)", etag: stored.etag,
+                createTime: Timestamp.string(stored.createTime), updateTime: Timestamp.string(stored.updateTime)))
+    }
+
+    /// The route as the API shows it, with its current position.
+    private func routeResource(app: String, id: String, in tx: Transaction) throws -> RouteResource {
+        let routes = try store.routes.all(app: app, in: tx)
+        guard let position = routes.firstIndex(where: { $0.value.id == id }) else {
+            throw RegistryError.notFound("apps/\(app)/routes/\(id)")
+        }
+        return Self.resource(routes[position], app: app, position: position)
+    }
+
+    private func requireApp(_ app: String, in tx: Transaction) throws {
+        if try store.apps.get(app, in: tx) == nil { throw RegistryError.notFound("apps/\(app)") }
+    }
+
+    public func createRoute(_ route: Route, app: String, before: String?, by caller: Caller) throws(RegistryError)
+        -> RouteResource
+    {
+        try ModelValidation.route(route)
+        return try write(
+            caller, method: API.RoutesCreate.name, resource: "apps/\(app)/routes/\(route.id)",
+            cause: "Routes.Create \(app)/\(route.id)"
+        ) { tx in
+            try self.requireApp(app, in: tx)
+            if let before, try self.store.routes.get(app: app, id: before, in: tx) == nil {
+                throw RegistryError(
+                    .notFound, "apps/\(app)/routes/\(before) not found",
+                    fieldViolations: [FieldViolation(field: "before", description: "no route \(before) in apps/\(app)")])
+            }
+            let stored = try self.store.routes.create(route, app: app, before: before, in: tx)
+            return Mutation(
+                value: try self.routeResource(app: app, id: route.id, in: tx), before: nil, after: stored.value)
+        }.value
+    }
+
+    public func getRoute(app: String, id: String) throws(RegistryError) -> RouteResource {
+        try mapped { try store.read { tx in try routeResource(app: app, id: id, in: tx) } }
+    }
+
+    public func listRoutes(app: String, _ page: RouteCore.PageRequest) throws(RegistryError) -> API.RoutesList.Output {
+        try mapped {
+            try store.read { tx in
+                try requireApp(app, in: tx)
+                let all = try store.routes.all(app: app, in: tx)
+                // Routes are paged by position: the token is the position of the next route.
+                let start = try Self.offset(page.pageToken)
+                let size = page.store.limit
+                let slice = all.indices.dropFirst(start).prefix(size)
+                let next = slice.last.map { $0 + 1 < all.count ? String($0 + 1) : "" } ?? ""
+                return API.RoutesList.Output(
+                    routes: slice.map { Self.resource(all[$0], app: app, position: $0) }, nextPageToken: next)
+            }
+        }
+    }
+
+    static func offset(_ token: String?) throws -> Int {
+        guard let token, !token.isEmpty else { return 0 }
+        guard let value = Int(token), value >= 0 else {
+            throw RegistryError.invalidArgument(field: "pageToken", "is not a token this server issued")
+        }
+        return value
+    }
+
+    public func updateRoute(_ route: Route, app: String, etag: String?, by caller: Caller) throws(RegistryError)
+        -> RouteResource
+    {
+        try ModelValidation.route(route)
+        return try write(
+            caller, method: API.RoutesUpdate.name, resource: "apps/\(app)/routes/\(route.id)",
+            cause: "Routes.Update \(app)/\(route.id)"
+        ) { tx in
+            guard let before = try self.store.routes.get(app: app, id: route.id, in: tx) else {
+                throw RegistryError.notFound("apps/\(app)/routes/\(route.id)")
+            }
+            var updated = route
+            // Switch-offs are managed by SwitchOff/SwitchOn only, so an update never revives a killed version.
+            updated.switchedOff = before.value.switchedOff
+            let stored = try self.store.routes.update(updated, app: app, expectedEtag: etag, in: tx)
+            return Mutation(
+                value: try self.routeResource(app: app, id: route.id, in: tx), before: before.value, after: stored.value)
+        }.value
+    }
+
+    public func deleteRoute(app: String, id: String, etag: String?, by caller: Caller) throws(RegistryError) {
+        _ = try write(
+            caller, method: API.RoutesDelete.name, resource: "apps/\(app)/routes/\(id)", cause: "Routes.Delete \(app)/\(id)"
+        ) { tx in
+            let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
+            return Mutation(value: (), before: stored.value, after: nil)
+        }
+    }
+
+    public func reorderRoutes(app: String, order: [String], by caller: Caller) throws(RegistryError) -> [RouteResource] {
+        try write(caller, method: API.RoutesReorder.name, resource: "apps/\(app)/routes", cause: "Routes.Reorder \(app)") {
+            tx in
+            try self.requireApp(app, in: tx)
+            let current = try self.store.routes.all(app: app, in: tx).map(\.value.id)
+            guard order.count == current.count, Set(order) == Set(current) else {
+                throw RegistryError.invalidArgument(
+                    field: "order", "must list every route of apps/\(app) exactly once (\(current.count) routes)")
+            }
+            let stored = try self.store.routes.reorder(app: app, ids: order, in: tx)
+            return Mutation(
+                value: stored.enumerated().map { Self.resource($1, app: app, position: $0) }, before: current,
+                after: order)
+        }.value
+    }
+
+    public func switchRoute(
+        off: Bool, app: String, id: String, platform: Platform, versions: [Version], reason: String?, by caller: Caller
+    ) throws(RegistryError) -> RouteResource {
+        guard !versions.isEmpty else { throw RegistryError.invalidArgument(field: "versions", "must name at least one version") }
+        let method = off ? API.RoutesSwitchOff.name : API.RoutesSwitchOn.name
+        let list = versions.map(\.description).joined(separator: ",")
+        return try write(
+            caller, method: method, resource: "apps/\(app)/routes/\(id)",
+            cause: "\(method) \(app)/\(id) \(platform.rawValue) \(list)"
+        ) { tx in
+            guard let before = try self.store.routes.get(app: app, id: id, in: tx) else {
+                throw RegistryError.notFound("apps/\(app)/routes/\(id)")
+            }
+            let stored =
+                off
+                ? try self.store.routes.switchOff(
+                    app: app, id: id, platform: platform, versions: versions, reason: reason, in: tx)
+                : try self.store.routes.switchOn(app: app, id: id, platform: platform, versions: versions, in: tx)
+            return Mutation(
+                value: try self.routeResource(app: app, id: id, in: tx), before: before.value, after: stored.value)
+        }.value
+    }
+}

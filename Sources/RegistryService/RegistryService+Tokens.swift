@@ -1,0 +1,104 @@
+import Foundation
+import RouteCore
+import RouteStore
+
+extension RegistryService {
+    /// The actor recorded for the bootstrap admin token.
+    public static let bootstrapActor = "bootstrap-admin"
+
+    /// Who `secret` belongs to, or nil. Compared by SHA-256 so the secret itself is never held or stored;
+    /// the bootstrap admin hash is compared in constant time.
+    public func authenticate(secret: String) -> TokenGrant? {
+        let hash = SHA256.hex(Array(secret.utf8))
+        if let bootstrap = options.bootstrapAdminSHA256, Self.constantTimeEquals(hash, bootstrap) {
+            return TokenGrant(id: Self.bootstrapActor, role: .admin)
+        }
+        guard let grant = snapshot.tokens[hash] else { return nil }
+        return grant
+    }
+
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+
+    static func resource(_ stored: StoredToken) -> TokenResource {
+        TokenResource(
+            name: "tokens/\(stored.id)", id: stored.id, displayName: stored.displayName ?? "", role: stored.role,
+            createTime: Timestamp.string(stored.createTime), revokeTime: stored.revokeTime.map(Timestamp.string))
+    }
+
+    public func createToken(_ token: API.TokensCreate.NewToken, by caller: Caller) throws(RegistryError)
+        -> API.TokensCreate.Output
+    {
+        guard token.role != .public else {
+            throw RegistryError.invalidArgument(field: "token.role", "must be admin, releaser or reader")
+        }
+        guard !token.displayName.isEmpty, token.displayName.count <= 200 else {
+            throw RegistryError.invalidArgument(field: "token.displayName", "must be 1 to 200 characters")
+        }
+        let id = "tok_" + Self.randomHex(bytes: 8)
+        let secret = "rr_" + Self.randomHex(bytes: 32)
+        let hash = Data(SHA256.digest(Array(secret.utf8)))
+        let stored = try write(caller, method: API.TokensCreate.name, resource: "tokens/\(id)", cause: "Tokens.Create \(id)") {
+            tx in
+            let stored = try self.store.tokens.create(
+                id: id, role: token.role, secretSHA256: hash, displayName: token.displayName, in: tx)
+            return Mutation(value: Self.resource(stored), before: nil, after: Self.resource(stored))
+        }.value
+        return API.TokensCreate.Output(token: stored, secret: secret)
+    }
+
+    public func listTokens(_ page: RouteCore.PageRequest) throws(RegistryError) -> API.TokensList.Output {
+        try mapped {
+            let result = try store.read { tx in try store.tokens.list(page.store, in: tx) }
+            return API.TokensList.Output(tokens: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+        }
+    }
+
+    public func revokeToken(_ id: String, by caller: Caller) throws(RegistryError) -> TokenResource {
+        try write(caller, method: API.TokensRevoke.name, resource: "tokens/\(id)", cause: "Tokens.Revoke \(id)") { tx in
+            let stored = try self.store.tokens.revoke(id, in: tx)
+            return Mutation(value: Self.resource(stored), before: nil, after: Self.resource(stored))
+        }.value
+    }
+
+    static func randomHex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// `Audit.List`, newest first; with `resource`, only that resource's entries.
+    public func listAudit(_ input: API.AuditList.Input) throws(RegistryError) -> API.AuditList.Output {
+        try mapped {
+            var page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
+            let wanted = page.limit
+            var entries: [StoredAuditEntry] = []
+            var next: String?
+            // A resource filter scans pages until it has enough matches; audit entries are append-only, so
+            // the id-based page tokens stay valid across calls.
+            repeat {
+                let result = try store.read { tx in try store.audit.list(page, in: tx) }
+                for entry in result.items where input.resource.map({ entry.resource.hasPrefix($0) }) ?? true {
+                    if entries.count < wanted { entries.append(entry) }
+                }
+                next = result.nextPageToken
+                page.pageToken = next
+            } while input.resource != nil && entries.count < wanted && next != nil
+            return API.AuditList.Output(
+                entries: try entries.map(Self.entry),
+                nextPageToken: entries.count < wanted ? "" : (next ?? ""))
+        }
+    }
+
+    static func entry(_ stored: StoredAuditEntry) throws -> AuditEntry {
+        AuditEntry(
+            id: String(stored.id), at: Timestamp.string(stored.at), actor: stored.actor, method: stored.method,
+            resource: stored.resource, before: try stored.before.map { try JSONValue(json: $0) },
+            after: try stored.after.map { try JSONValue(json: $0) }, requestId: stored.requestID)
+    }
+}

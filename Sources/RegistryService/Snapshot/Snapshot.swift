@@ -1,0 +1,57 @@
+import Foundation
+import RouteCore
+
+/// An immutable view of the registry that every read is answered from, so reads never touch the database.
+///
+/// Built after every committed write and on every change notification from other servers, swapped
+/// atomically (`SnapshotHolder`), and persisted so a restart without a database still serves.
+public struct Snapshot: Sendable {
+    /// The registry state the snapshot was computed from.
+    public let registry: Registry
+    /// The latest stored revision of each domain's documents.
+    public let documents: [DocumentKey: ServedDocument]
+    /// canOpen tables of every live (app, platform, version).
+    public let canOpenTables: [CanOpenKey: GeneratedCanOpenTable]
+    /// Compiled rule lists for `CanOpen.Check`.
+    public let engine: DecisionEngine
+    /// Active API tokens by the hex SHA-256 of their secret.
+    public let tokens: [String: TokenGrant]
+    /// The newest audit entry the snapshot includes: every write appends one, so a larger id in the database
+    /// means the snapshot is stale.
+    public let generation: Int64
+    /// When it was built.
+    public let builtAt: Date
+
+    public init(
+        registry: Registry, documents: [DocumentKey: ServedDocument], canOpenTables: [CanOpenKey: GeneratedCanOpenTable],
+        tokens: [String: TokenGrant], generation: Int64, builtAt: Date = Date()
+    ) {
+        self.registry = registry
+        self.documents = documents
+        self.canOpenTables = canOpenTables
+        self.engine = DecisionEngine(registry: registry)
+        self.tokens = tokens
+        self.generation = generation
+        self.builtAt = builtAt
+    }
+
+    /// A snapshot of nothing: what a server serves before it has ever reached its database.
+    public static let empty = Snapshot(registry: Registry(), documents: [:], canOpenTables: [:], tokens: [:], generation: 0)
+
+    /// The document served for `host` (lower-cased, aliases resolved by generation), if any.
+    public func document(host: String, kind: DocumentKind) -> ServedDocument? {
+        documents[DocumentKey(host: host, kind: kind)]
+    }
+}
+
+/// Who a token belongs to and what it may do.
+public struct TokenGrant: Sendable, Hashable, Codable {
+    /// The token's id: the actor recorded in the audit log.
+    public var id: String
+    public var role: Access
+
+    public init(id: String, role: Access) {
+        self.id = id
+        self.role = role
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import RouteCore
+import Synchronization
+
+/// Holds the current `Snapshot` and swaps it atomically; wakes long-poll watchers whose document changed.
+///
+/// Readers take the snapshot under a mutex held only for a reference copy, so a swap never blocks them for
+/// longer than that. Watchers never hold a thread: they are callbacks completed on a swap or on a timer.
+public final class SnapshotHolder: Sendable {
+    private struct Watcher {
+        let key: DocumentKey
+        let etag: String?
+        let complete: @Sendable (ServedDocument?) -> Void
+    }
+
+    private struct State {
+        var snapshot: Snapshot
+        var watchers: [UInt64: Watcher] = [:]
+        var nextWatcher: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+    private let timers = DispatchQueue(label: "routereg.watch-timers")
+
+    public init(_ snapshot: Snapshot = .empty) {
+        state = Mutex(State(snapshot: snapshot))
+    }
+
+    /// The current snapshot.
+    public var current: Snapshot { state.withLock { $0.snapshot } }
+
+    /// Installs `snapshot` if it is not older than the current one, and completes every watcher whose
+    /// document now has a different ETag. Returns whether it was installed.
+    @discardableResult
+    public func install(_ snapshot: Snapshot) -> Bool {
+        let woken: [(Watcher, ServedDocument?)] = state.withLock { state in
+            guard snapshot.generation >= state.snapshot.generation else { return [] }
+            state.snapshot = snapshot
+            var woken: [(Watcher, ServedDocument?)] = []
+            for (id, watcher) in state.watchers {
+                let document = snapshot.documents[watcher.key]
+                if document?.etag != watcher.etag {
+                    woken.append((watcher, document))
+                    state.watchers[id] = nil
+                }
+            }
+            return woken
+        }
+        for (watcher, document) in woken { watcher.complete(document) }
+        return true
+    }
+
+    /// Calls `complete` once: at once if the document's ETag differs from `etag`, else when it changes or
+    /// after `timeout` (with the unchanged document).
+    public func watch(
+        _ key: DocumentKey, etag: String?, timeout: Duration, complete: @escaping @Sendable (ServedDocument?) -> Void
+    ) {
+        let registered: (UInt64, ServedDocument?)? = state.withLock { state in
+            let document = state.snapshot.documents[key]
+            if document?.etag != etag { return nil }
+            let id = state.nextWatcher
+            state.nextWatcher += 1
+            state.watchers[id] = Watcher(key: key, etag: etag, complete: complete)
+            return (id, document)
+        }
+        guard let (id, _) = registered else {
+            complete(current.documents[key])
+            return
+        }
+        let nanoseconds = Int(timeout.components.seconds) * 1_000_000_000
+            + Int(timeout.components.attoseconds / 1_000_000_000)
+        timers.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [self] in
+            let expired = state.withLock { state -> Watcher? in state.watchers.removeValue(forKey: id) }
+            if let expired { expired.complete(current.documents[expired.key]) }
+        }
+    }
+
+    /// Watchers waiting now (for metrics and tests).
+    public var watcherCount: Int { state.withLock { $0.watchers.count } }
+}
