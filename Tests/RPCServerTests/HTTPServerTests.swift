@@ -153,6 +153,15 @@ struct HTTPServerTests {
         #expect(HTTPServerConfiguration.listenAddress("[::1]8080") == nil)
     }
 
+    @Test("listens on the IPv6 loopback too")
+    func ipv6() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "::1", port: 0), log: .silent)
+        try server.start()
+        defer { server.stop() }
+        #expect(server.port != 0)
+        #expect(try RawHTTPClient(port: server.port, host: "::1").request("GET", "/healthz").status == 200)
+    }
+
     @Test("a non-numeric listen address fails to start")
     func badAddress() {
         let server = HTTPServer(configuration: HTTPServerConfiguration(host: "localhost", port: 0), log: .silent)

@@ -92,7 +92,8 @@ final class HTTPExchange: @unchecked Sendable {
                 body = []
             }
             // Draining lets the 413 reach the client; past this much, the client is hostile.
-            return receivedBytes <= max(limit * 4, limit + (4 << 20))
+            let (fourTimes, overflow) = limit.multipliedReportingOverflow(by: 4)
+            return overflow || receivedBytes <= max(fourTimes, limit + (4 << 20))
         }
         if target == .rpc && method == "POST" {
             data.withMemoryRebound(to: UInt8.self, capacity: count) {
