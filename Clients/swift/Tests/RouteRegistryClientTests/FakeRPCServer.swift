@@ -201,3 +201,21 @@ final class FakeRPCServer: @unchecked Sendable {
         return port
     }
 }
+
+/// A value behind a lock, for test state shared with the fake server's thread.
+/// `@unchecked Sendable`: every access goes through `lock`.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    @discardableResult
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&stored)
+    }
+}

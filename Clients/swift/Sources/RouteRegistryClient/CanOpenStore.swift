@@ -1,0 +1,180 @@
+import Foundation
+import RouteCore
+
+/// The app's canOpen table, kept current and answering locally: the piece an iOS app uses to decide,
+/// inside `application(_:continue:restorationHandler:)` or `onOpenURL`, whether *this* version can handle
+/// a universal link or must send it to the browser.
+///
+/// - `decide(_:)` is synchronous, local and thread-safe: no network, ever.
+/// - The table comes from, in order of preference: the last table fetched from the registry (memory,
+///   then the cache file on disk), or a table bundled into the app at build time. A cached or bundled
+///   table is used only if it was made for exactly this app, platform and version, so an upgraded app
+///   never decides with its previous version's table.
+/// - `refresh()` revalidates with `ifNoneMatch` (cheap when nothing changed); `startAutoRefresh()` does
+///   so at once (app start) and then every `refreshInterval`, and, on iOS, when the app returns to the
+///   foreground with a stale table.
+///
+/// With no table at all (nothing bundled, never fetched), `decide` answers `open_in_browser` with reason
+/// `no_route` and a fallback URL: the website can show every link, while an app version that may not
+/// know the route could only show a dead end, and the fallback marker keeps iOS from handing the link
+/// straight back to the app. Bundle a table at build time so this never happens.
+public final class CanOpenStore: Sendable {
+    /// Where the table in use came from.
+    public enum Source: String, Sendable, Hashable {
+        /// No table: every decision is the conservative fallback.
+        case none
+        /// The table bundled into the app at build time.
+        case bundled
+        /// The cache file written after an earlier fetch.
+        case disk
+        /// Fetched from the registry by this process.
+        case server
+    }
+
+    /// A snapshot of the store's state, for diagnostics and tests.
+    public struct Status: Sendable, Hashable {
+        /// Where the table in use came from.
+        public var source: Source
+        /// The ETag of the table in use.
+        public var etag: String?
+        /// When the registry last confirmed or replaced the table.
+        public var lastChecked: Date?
+    }
+
+    /// The app ID in the registry (`badoo`).
+    public let app: String
+    /// The platform tables are fetched for.
+    public let platform: Platform
+    /// The running app's version.
+    public let version: Version
+    /// Seconds between scheduled revalidations.
+    public let refreshInterval: TimeInterval
+
+    let client: RPCClient
+    let cacheFile: URL?
+    /// The marker used for fallback URLs while no table (which carries the app's real policy) is known.
+    let defaultFallback: FallbackPolicy
+    let state: Locked<State>
+
+    struct State: Sendable {
+        var compiled: CompiledCanOpenTable?
+        var etag: String?
+        var source: Source = .none
+        var lastChecked: Date?
+        var inFlight: Task<RefreshOutcome, any Error>?
+        var autoRefresh: Task<Void, Never>?
+    }
+
+    /// A store for `app`, loading the cached or bundled table at once (a small synchronous file read, so
+    /// the first `decide` already has a table).
+    ///
+    /// - Parameters:
+    ///   - client: How to reach the registry (public methods only: no token needed).
+    ///   - version: The running version; nil reads `CFBundleShortVersionString` of the main bundle.
+    ///   - cachesDirectory: Where to keep the last fetched table, e.g. the app's caches directory; nil
+    ///     keeps it in memory only.
+    ///   - bundledTableURL: A table bundled at build time (`Bundle.main.url(forResource: "CanOpenTable",
+    ///     withExtension: "json")`), used until the registry has been reached once.
+    ///   - refreshInterval: Seconds between scheduled revalidations.
+    ///   - defaultFallback: The fallback marker used while no table is known; the app's real policy comes
+    ///     with its table.
+    /// - Throws: `CanOpenStoreError.unknownVersion` when `version` is nil and the bundle has no valid
+    ///   `CFBundleShortVersionString`.
+    public init(
+        client: RPCClient, app: String, platform: Platform = .ios, version: Version? = nil,
+        cachesDirectory: URL?, bundledTableURL: URL? = nil, refreshInterval: TimeInterval = 3600,
+        defaultFallback: FallbackPolicy = FallbackPolicy()
+    ) throws {
+        guard let version = version ?? Self.bundleVersion() else {
+            throw CanOpenStoreError.unknownVersion(
+                Bundle.main.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String)
+        }
+        self.client = client
+        self.app = app
+        self.platform = platform
+        self.version = version
+        self.refreshInterval = refreshInterval
+        self.defaultFallback = defaultFallback
+        self.cacheFile = cachesDirectory?.appendingPathComponent(
+            CanOpenTableFile.cacheFileName(app: app, platform: platform))
+        var initial = State()
+        // The cache is newer than the bundle: it was fetched after this version was built.
+        if let cacheFile, let file = CanOpenTableFile.read(cacheFile),
+            file.matches(app: app, platform: platform, version: version)
+        {
+            initial.compiled = CompiledCanOpenTable(file.table)
+            initial.etag = file.etag
+            initial.source = .disk
+        } else if let bundledTableURL, let file = CanOpenTableFile.read(bundledTableURL),
+            file.matches(app: app, platform: platform, version: version)
+        {
+            initial.compiled = CompiledCanOpenTable(file.table)
+            initial.etag = file.etag
+            initial.source = .bundled
+        }
+        state = Locked(initial)
+    }
+
+    deinit {
+        state.withLock { $0.autoRefresh?.cancel() }
+    }
+
+    /// The version of the main bundle (`CFBundleShortVersionString`), if it is a valid version.
+    public static func bundleVersion(_ bundle: Bundle = .main) -> Version? {
+        guard let text = bundle.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String else {
+            return nil
+        }
+        return try? Version(text)
+    }
+
+    /// Where the table in use came from, its ETag and when it was last confirmed.
+    public var status: Status {
+        state.withLock { Status(source: $0.source, etag: $0.etag, lastChecked: $0.lastChecked) }
+    }
+
+    /// The table in use, if any.
+    public var table: CanOpenTable? { state.withLock { $0.compiled?.table } }
+
+    /// What this app version should do with `url`: decided locally from the table in use, identical to
+    /// the registry's `CanOpen.Check` for that table. Synchronous and safe from any thread.
+    public func decide(_ url: URL) -> Decision { decide(url.absoluteString) }
+
+    /// `decide(_:)` for a URL given as text (as received, before any normalisation).
+    public func decide(_ url: String) -> Decision {
+        // Copy the compiled table out so the lock is held for a pointer copy, not a match.
+        guard let compiled = state.withLock({ $0.compiled }) else {
+            let isWeb = url.lowercased().hasPrefix("https:") || url.lowercased().hasPrefix("http:")
+            return Decision(
+                decision: .openInBrowser, reason: .noRoute,
+                fallbackUrl: isWeb ? FallbackURL.make(url, policy: defaultFallback) : nil)
+        }
+        return compiled.decide(url: url)
+    }
+
+    /// The URL to open in the browser instead of handling `url` in the app: the decision's fallback URL
+    /// (`url` plus the app's fallback marker, so iOS does not send it straight back into the app; for a
+    /// custom-scheme link, the route's web equivalent). For a link that already carries the marker, the
+    /// link itself. Nil when there is no web page to go to (a custom-scheme link without a web fallback).
+    public func fallbackURL(for url: URL) -> URL? {
+        let decision = decide(url)
+        if let fallback = decision.fallbackUrl { return URL(string: fallback) }
+        if decision.reason == .fallbackMarker { return url }
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return nil }
+        let policy = state.withLock { $0.compiled?.table.fallback } ?? defaultFallback
+        return URL(string: FallbackURL.make(url.absoluteString, policy: policy))
+    }
+}
+
+/// Why a `CanOpenStore` could not be made.
+public enum CanOpenStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No version was given and the main bundle's `CFBundleShortVersionString` (the associated text, if
+    /// any) is not a version.
+    case unknownVersion(String?)
+
+    public var description: String {
+        switch self {
+        case .unknownVersion(let text?): "CFBundleShortVersionString \"\(text)\" is not a version"
+        case .unknownVersion(nil): "no version given and the main bundle has no CFBundleShortVersionString"
+        }
+    }
+}
