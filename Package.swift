@@ -35,6 +35,8 @@ let package = Package(
         .target(
             name: "RPCServer",
             dependencies: ["CMicroHTTPD", "RouteCore", "RegistryService"],
+            // The OpenRPC document, the single source of truth of the API; Schema/registry.openrpc.json links to it.
+            resources: [.copy("Resources/registry.openrpc.json")],
             swiftSettings: swiftSettings
         ),
         // Test helpers: a throwaway PostgreSQL per run, a database per suite, an in-process server.

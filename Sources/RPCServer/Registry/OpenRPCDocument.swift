@@ -1,0 +1,12 @@
+import Foundation
+
+/// The OpenRPC document (`Schema/registry.openrpc.json`), shipped as a resource and served by `rpc.discover`.
+public enum OpenRPCDocument {
+    /// The document's bytes, or nil when the resource is missing from the build.
+    public static let bytes: [UInt8]? = {
+        guard let url = Bundle.module.url(forResource: "registry.openrpc", withExtension: "json"),
+            let data = try? Data(contentsOf: url)
+        else { return nil }
+        return Array(data)
+    }()
+}
