@@ -15,9 +15,11 @@ enum Compactor {
             if let components = detail.components {
                 var kept: [AASAComponent] = []
                 var patterns: [ResolvedPattern] = []
+                var coverage = CoverageIndex()
                 for component in components {
                     let pattern = ResolvedPattern(component, defaults: defaults)
-                    if patterns.contains(where: { $0.covers(pattern) }) { continue }
+                    if coverage.firstCovering(pattern, in: patterns) != nil { continue }
+                    coverage.insert(pattern, at: patterns.count)
                     kept.append(component)
                     patterns.append(pattern)
                 }
@@ -44,8 +46,8 @@ enum Compactor {
         return copy
     }
 
-    /// True when the matcher decides every sample URL of every rule of `original` the same way for
-    /// both documents, for every app ID.
+    /// True when, for every app ID and every sample URL of every rule, both documents agree on whether
+    /// iOS opens the app.
     static func equivalent(_ original: Data, _ compacted: Data, file: AASAFile, host: String) -> Bool {
         guard let before = try? AASADocument(json: original), let after = try? AASADocument(json: compacted) else {
             return false
@@ -54,8 +56,9 @@ enum Compactor {
         for appID in file.applinks.details.flatMap({ $0.appIDs ?? [] }) {
             for url in urls {
                 guard let link = LinkURL(url) else { continue }
-                if before.evaluate(appID: appID, url: link, domain: host).outcome
-                    != after.evaluate(appID: appID, url: link, domain: host).outcome
+                // "exclude" and "no match" both keep the link in the browser.
+                if (before.evaluate(appID: appID, url: link, domain: host).outcome == .match)
+                    != (after.evaluate(appID: appID, url: link, domain: host).outcome == .match)
                 {
                     return false
                 }

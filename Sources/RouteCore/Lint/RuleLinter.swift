@@ -11,9 +11,10 @@ struct RuleLinter {
             guard let app = index.apps[appID] else { continue }
             let routes = index.webRoutes(app: appID, target: target)
             let patterns = routes.map { ResolvedPattern(RouteRules.componentRule($0, app: app, domain: target)) }
+            var coverage = CoverageIndex()
             var shadowed = Set<Int>()
             for j in routes.indices {
-                if let i = (0..<j).first(where: { patterns[$0].covers(patterns[j]) }) {
+                if let i = coverage.firstCovering(patterns[j], in: patterns) {
                     shadowed.insert(j)
                     findings.append(
                         LintFinding(
@@ -22,23 +23,73 @@ struct RuleLinter {
                                 + "route \(routes[i].id) before it matches every URL it matches",
                             route: routes[j].id))
                 }
+                coverage.insert(patterns[j], at: j)
             }
-            for j in routes.indices where routes[j].action == .open && !shadowed.contains(j) {
-                for i in 0..<j where routes[i].action == .open && !shadowed.contains(i) {
-                    guard routes[i].platforms != routes[j].platforms, patterns[i].mayOverlap(patterns[j]) else {
-                        continue
-                    }
-                    findings.append(
-                        LintFinding(
-                            severity: .warning, code: LintCode.overlappingOpenRanges,
-                            message: "routes \(routes[i].id) and \(routes[j].id) of app \(appID) may match the same "
-                                + "URL on \(host) but are handled by different versions; \(routes[i].id) decides "
-                                + "those URLs since it comes first",
-                            route: routes[j].id))
-                }
-            }
+            findings += overlaps(routes, patterns, shadowed: shadowed, appID: appID, host: host)
         }
         return findings
+    }
+
+    /// At most one finding per route: the first earlier open rule that may match the same URLs with a
+    /// different version range.
+    private func overlaps(
+        _ routes: [Route], _ patterns: [ResolvedPattern], shadowed: Set<Int>, appID: String, host: String
+    ) -> [LintFinding] {
+        let open = routes.indices.filter { routes[$0].action == .open && !shadowed.contains($0) }
+        // Sorted literal keys let each rule find the rules whose key extends its own by binary search.
+        let keyed = open.map { (key: CoverageIndex.literalKey(patterns[$0]), index: $0) }.sorted {
+            ($0.key, $0.index) < ($1.key, $1.index)
+        }
+        var generic: [Int] = []
+        var byKey: [String: [Int]] = [:]
+        for entry in keyed {
+            if CoverageIndex.coveringKey(patterns[entry.index]) == nil {
+                generic.append(entry.index)
+            } else {
+                byKey[entry.key, default: []].append(entry.index)
+            }
+        }
+        var findings: [LintFinding] = []
+        for j in open {
+            let key = CoverageIndex.literalKey(patterns[j])
+            var candidates = generic
+            var prefix = ""
+            candidates += byKey[""] ?? []
+            for character in key {
+                prefix.append(character)
+                candidates += byKey[prefix] ?? []
+            }
+            var low = keyed.partitionPoint { $0.key < key }
+            while low < keyed.count && keyed[low].key.hasPrefix(key) {
+                candidates.append(keyed[low].index)
+                low += 1
+            }
+            let earlier = candidates.filter {
+                $0 < j && routes[$0].platforms != routes[j].platforms && patterns[$0].mayOverlap(patterns[j])
+            }
+            guard let i = earlier.min() else { continue }
+            findings.append(
+                LintFinding(
+                    severity: .warning, code: LintCode.overlappingOpenRanges,
+                    message: "routes \(routes[i].id) and \(routes[j].id) of app \(appID) may match the same URL on "
+                        + "\(host) but are handled by different versions; \(routes[i].id) decides those URLs since "
+                        + "it comes first",
+                    route: routes[j].id))
+        }
+        return findings
+    }
+}
+
+extension Array {
+    /// The first index whose element is not `belongs`, for an array partitioned by `belongs`.
+    fileprivate func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if belongs(self[mid]) { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }
 
