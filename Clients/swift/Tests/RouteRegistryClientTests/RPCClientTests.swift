@@ -52,6 +52,22 @@ struct RPCClientTests {
         #expect(try #require(server.requests.first).params == .object(["app": .string("badoo")]))
     }
 
+    @Test(arguments: [#""text with } and ] and \" inside""#, #"[1,{"a":"]"},[]]"#, "42", "-1.5e3", "true", "null"])
+    func rawResultsOfAnyShapeComeBackUnchanged(result: String) async throws {
+        let server = try FakeRPCServer { _ in .result(result) }
+        defer { server.stop() }
+        let bytes = try await RPCClient(server: server.url).callRaw(method: "Apps.List", paramsJSON: Data("{}".utf8))
+        #expect(String(decoding: bytes, as: UTF8.self) == result)
+    }
+
+    @Test func onlyTheTopLevelResultCounts() async throws {
+        let body = #"{"jsonrpc":"2.0","meta":{"result":1,"error":{"code":5}},"error":null,"id":1,"result":{"x":2}}"#
+        let server = try FakeRPCServer { _ in .http(status: 200, body: body) }
+        defer { server.stop() }
+        let bytes = try await RPCClient(server: server.url).callRaw(method: "Apps.List", paramsJSON: Data("{}".utf8))
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"x":2}"#)
+    }
+
     @Test func applicationErrorBecomesRegistryError() async throws {
         let server = try FakeRPCServer { _ in
             .error(#"{"code":5,"message":"apps/nope not found","data":{"status":"NOT_FOUND"}}"#)
