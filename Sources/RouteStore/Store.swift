@@ -1,0 +1,108 @@
+import Foundation
+import RouteCore
+
+/// The store as the service uses it: audited, serialized writes that announce themselves, and
+/// consistent reads.
+public final class Store: Sendable {
+    /// The channel every committed write NOTIFYs.
+    public static let changeChannel = "routereg_changes"
+
+    public let database: Database
+    public let apps = AppRepository()
+    public let domains = DomainRepository()
+    public let routes = RouteRepository()
+    public let releases = ReleaseRepository()
+    public let revisions = RevisionRepository()
+    public let audit = AuditRepository()
+    public let tokens = TokenRepository()
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Runs one audited write in one transaction: takes the registry-wide write lock, runs `body`, appends
+    /// the audit entry (before/after from the body) and NOTIFYs `changeChannel`; all of it commits together
+    /// (NOTIFY is delivered at commit) or not at all.
+    ///
+    /// `body` may run more than once (after a serialization failure or deadlock), so it must only touch
+    /// the database and local state.
+    public func write<T>(
+        actor: String, method: String, resource: String, requestID: String? = nil,
+        _ body: (Transaction) throws -> WriteResult<T>
+    ) throws -> T {
+        try database.withTransaction { tx in
+            try tx.lockForWrite()
+            let result = try body(tx)
+            try audit.append(
+                actor: actor, method: method, resource: resource, before: result.before, after: result.after,
+                requestID: requestID, in: tx)
+            let change = result.change ?? ChangeNotice(kind: method, ids: [resource])
+            try tx.query(prepared: "SELECT pg_notify(\(Store.changeChannel), \(change.payload))")
+            return result.value
+        }
+    }
+
+    /// Runs `body` in a read-only transaction that sees one snapshot throughout.
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try database.withTransaction(isolation: .repeatableRead, readOnly: true, body)
+    }
+
+    /// Everything the generators need, read from one snapshot.
+    public func loadRegistry() throws -> Registry {
+        try read { tx in try loadRegistry(in: tx) }
+    }
+
+    /// Everything the generators need, read in the caller's transaction (use REPEATABLE READ, or call it
+    /// under the write lock, for a consistent view).
+    public func loadRegistry(in tx: Transaction) throws -> Registry {
+        Registry(
+            apps: try apps.all(in: tx).map(\.value), domains: try domains.all(in: tx).map(\.value),
+            routes: try routes.allByApp(in: tx), releases: try releases.all(in: tx).map(\.release))
+    }
+}
+
+/// What a write body returns: its result, the resource before and after (JSON, for the audit log), and
+/// optionally what to announce (default: the method and resource).
+public struct WriteResult<Value> {
+    public var value: Value
+    public var before: SQLJSON?
+    public var after: SQLJSON?
+    public var change: ChangeNotice?
+
+    public init(_ value: Value, before: SQLJSON? = nil, after: SQLJSON? = nil, change: ChangeNotice? = nil) {
+        self.value = value
+        self.before = before
+        self.after = after
+        self.change = change
+    }
+}
+
+/// The payload of a change notification: what kind of thing changed and which resources.
+public struct ChangeNotice: Sendable, Hashable, Codable {
+    /// E.g. the API method (`Releases.Publish`) or a resource kind.
+    public var kind: String
+    /// Resource names that changed; empty means "assume anything changed".
+    public var ids: [String]
+
+    public init(kind: String, ids: [String]) {
+        self.kind = kind
+        self.ids = ids
+    }
+
+    /// NOTIFY payloads must stay under 8000 bytes: past that, the ids are dropped (listeners then
+    /// reload everything).
+    var payload: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(self), data.count < 7_000 { return String(decoding: data, as: UTF8.self) }
+        let trimmed = ChangeNotice(kind: String(kind.prefix(200)), ids: [])
+        return String(decoding: (try? encoder.encode(trimmed)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    /// Decodes a payload; a payload from another writer that does not decode counts as "anything changed".
+    public init(payload: String) {
+        self =
+            (try? JSONDecoder().decode(ChangeNotice.self, from: Data(payload.utf8)))
+            ?? ChangeNotice(kind: "unknown", ids: [])
+    }
+}
