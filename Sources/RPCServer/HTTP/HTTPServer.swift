@@ -90,7 +90,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             for cancel in cancels { cancel() }
             waitForInFlight(upTo: .seconds(2))
-            core.suspensions.withLock { $0.daemonAlive = false }
+            core.resumeGate.withLock { $0 = false }
             MHD_stop_daemon(daemon)
             retained.release()
             self.daemon = nil

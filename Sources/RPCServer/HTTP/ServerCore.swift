@@ -11,7 +11,6 @@ final class ServerCore: Sendable {
     /// with suspended connections), and whether new ones may still be suspended.
     struct Suspensions {
         var allowed = true
-        var daemonAlive = true
         var waiting: [ObjectIdentifier: @Sendable () -> Void] = [:]
     }
 
@@ -23,6 +22,8 @@ final class ServerCore: Sendable {
     let log: RequestLog
     let inFlight = Atomic<Int>(0)
     let suspensions = Mutex(Suspensions())
+    /// True until the daemon stops: resumes happen under it so none reaches a stopped daemon.
+    let resumeGate = Mutex(true)
     private let requestCounter = Atomic<UInt64>(0)
     private let requestIDPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
 
@@ -161,19 +162,24 @@ final class ServerCore: Sendable {
     /// Hands a deferred call's answer to its exchange; resumes the connection if it was suspended.
     /// Later calls for the same exchange are ignored.
     func deliver(_ reply: HTTPReply, to exchange: HTTPExchange) {
-        exchange.deferred.withLock { phase in
+        let wasSuspended = exchange.deferred.withLock { phase in
             switch phase {
             case .waiting:
                 phase = .ready(reply)
+                return false
             case .suspended:
                 phase = .ready(reply)
-                suspensions.withLock { state in
-                    state.waiting[ObjectIdentifier(exchange)] = nil
-                    if state.daemonAlive { MHD_resume_connection(exchange.connection) }
-                }
+                return true
             case .idle, .ready, .delivered:
-                break
+                return false
             }
+        }
+        guard wasSuspended else { return }
+        suspensions.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(exchange)) }
+        // No lock of ours is held while libmicrohttpd takes its own; `resumeGate` only keeps the daemon alive
+        // until the resume is posted.
+        resumeGate.withLock { alive in
+            if alive { MHD_resume_connection(exchange.connection) }
         }
     }
 
