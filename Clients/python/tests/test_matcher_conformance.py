@@ -116,3 +116,16 @@ def test_user_variable_alternatives_of_different_shapes():
     for path, expected in [("/a/x", "match"), ("/a/bzz/x/1", "match"), ("/qz/x", "match"), ("/z/x", "no_match"),
                            ("/a/b/x/", "match"), ("/ab/x", "no_match"), ("/a/xy", "no_match")]:
         assert evaluate(doc, APP, "https://example.com" + path, "example.com") == expected, path
+
+
+def test_repeated_stars_are_one_star_so_a_final_slash_double_star_is_a_subpath_tail():
+    # Found by differential fuzzing against the Swift matcher (RouteCore), which this one agrees with.
+    doc = {"applinks": {"details": [{"appIDs": [APP], "components": [{"/": "/*?/**"}]}]}}
+    assert evaluate(doc, APP, "https://example.com/x", "example.com") == "match"
+    assert evaluate(doc, APP, "https://example.com/x/y", "example.com") == "match"
+    assert evaluate(doc, APP, "https://example.com/", "example.com") == "no_match"
+
+
+def test_port_is_dropped_from_the_authority_whatever_follows_the_colon():
+    doc = {"applinks": {"details": [{"appIDs": [APP], "components": [{"/": "/"}]}]}}
+    assert evaluate(doc, APP, "https://example.com:443%c3%a9gb", "example.com") == "match"
