@@ -201,3 +201,15 @@ def test_document_uses_only_fields_the_openrpc_spec_defines(openrpc):
             assert isinstance(error["code"], int) and isinstance(error["message"], str)
     for name in openrpc["components"]["schemas"]:
         assert re.match(r"^[A-Za-z0-9._-]+$", name)
+
+
+def test_examples_are_valid_requests_and_results(openrpc):
+    with_examples = [m for m in openrpc["methods"] if m.get("examples")]
+    assert len(with_examples) >= 5
+    for method in with_examples:
+        for pairing in method["examples"]:
+            params = {p["name"]: p["value"] for p in pairing["params"]}
+            assert param_errors(openrpc, method["name"], params) == [], (method["name"], pairing["name"])
+            result = pairing["result"]["value"]
+            errors = [e.message for e in validator(openrpc, method["result"]["schema"]).iter_errors(result)]
+            assert errors == [], (method["name"], pairing["name"], errors)
