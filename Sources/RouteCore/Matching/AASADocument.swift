@@ -17,6 +17,9 @@ public struct AASADocument: Sendable {
         public let ruleJSON: [String]
         /// True when the rules came from the legacy `paths` array.
         public let isLegacy: Bool
+        /// Where the detail is in the document, e.g. `applinks.details[0]` (or `applinks.details["ID"]` in
+        /// the dictionary form).
+        public let location: String
         /// The compiled rules.
         public let ruleSet: RuleSet
     }
@@ -52,6 +55,7 @@ public struct AASADocument: Sendable {
                 return AASAEvaluation(
                     outcome: rule.exclude ? .exclude : .match, detailIndex: detailIndex, ruleIndex: ruleIndex,
                     rule: rule, ruleJSON: detail.ruleJSON[ruleIndex],
+                    ruleLocation: "\(detail.location).\(detail.isLegacy ? "paths" : "components")[\(ruleIndex)]",
                     reason: rule.exclude ? "an exclude rule matched" : "a rule matched")
             }
         }
@@ -71,18 +75,21 @@ public struct AASAEvaluation: Sendable, Hashable {
     public var rule: ComponentRule?
     /// The deciding rule as written in the document, as compact JSON.
     public var ruleJSON: String?
+    /// Where the deciding rule is, e.g. `applinks.details[0].components[3]`.
+    public var ruleLocation: String?
     /// A sentence saying why: which kind of rule matched, or why none did.
     public var reason: String
 
     public init(
         outcome: MatchOutcome = .noMatch, detailIndex: Int? = nil, ruleIndex: Int? = nil, rule: ComponentRule? = nil,
-        ruleJSON: String? = nil, reason: String
+        ruleJSON: String? = nil, ruleLocation: String? = nil, reason: String
     ) {
         self.outcome = outcome
         self.detailIndex = detailIndex
         self.ruleIndex = ruleIndex
         self.rule = rule
         self.ruleJSON = ruleJSON
+        self.ruleLocation = ruleLocation
         self.reason = reason
     }
 }

@@ -103,7 +103,7 @@ enum AASAParser {
             }
         }
         return AASADocument.Detail(
-            appIDs: appIDs, ruleJSON: ruleJSON, isLegacy: isLegacy,
+            appIDs: appIDs, ruleJSON: ruleJSON, isLegacy: isLegacy, location: place,
             ruleSet: RuleSet(rules: rules, substitutionVariables: detailVariables))
     }
 
@@ -153,18 +153,62 @@ enum AASAParser {
     }
 
     private static func bool(_ value: Any, _ place: String) throws -> Bool {
-        guard let flag = value as? Bool else { throw AASADocumentError("\(place) is not true or false") }
+        guard isBoolean(value), let flag = value as? Bool else {
+            throw AASADocumentError("\(place) is not true or false")
+        }
         return flag
+    }
+
+    /// The class JSONSerialization gives JSON `true`/`false`: numbers bridge to `Bool` too, so `1` would
+    /// otherwise pass for `true`.
+    private static let booleanClass: ObjectIdentifier? = {
+        guard let data = try? JSONSerialization.jsonObject(with: Data("[true]".utf8)) as? [Any], let first = data.first
+        else { return nil }
+        return ObjectIdentifier(type(of: first))
+    }()
+
+    private static func isBoolean(_ value: Any) -> Bool {
+        value is Bool && ObjectIdentifier(type(of: value)) == booleanClass
     }
 
     private static func quoted(_ text: String) -> String { compactJSON(text) }
 
-    /// JSON with sorted keys and unescaped slashes, so rules print as people wrote them.
+    /// Compact JSON with keys sorted by their UTF-8 bytes and slashes unescaped, so rules print as people
+    /// wrote them and the same rule always prints the same way.
     static func compactJSON(_ value: Any) -> String {
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return String(describing: value) }
-        return String(decoding: data, as: UTF8.self)
+        switch value {
+        case let text as String:
+            return quotedJSON(text)
+        case let object as [String: Any]:
+            return "{"
+                + object.keys.sorted().map { quotedJSON($0) + ":" + compactJSON(object[$0]!) }.joined(separator: ",")
+                + "}"
+        case let array as [Any]:
+            return "[" + array.map(compactJSON).joined(separator: ",") + "]"
+        case is NSNull:
+            return "null"
+        default:
+            if isBoolean(value), let flag = value as? Bool { return flag ? "true" : "false" }
+            if let number = value as? NSNumber { return number.stringValue }
+            return "null"
+        }
+    }
+
+    private static func quotedJSON(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

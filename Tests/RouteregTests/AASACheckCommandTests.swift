@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+
+@testable import routereg
+
+/// `routereg aasa check`, in process (every path through the command) and through the built binary
+/// (stdout, stderr and exit status exactly as a person sees them).
+@Suite struct AASACheckCommandTests {
+    static let appID = "ABCDE12345.com.example.app"
+    static let document = """
+        {"applinks": {"details": [
+            {"appIDs": ["ABCDE12345.com.example.app"], "components": [
+                {"#": "no_universal_links", "exclude": true},
+                {"/": "/buy/*"},
+                {"/": "/help/website/*", "exclude": true},
+                {"/": "/Help/*", "?": {"articleNumber": "????"}, "caseSensitive": false}
+            ]},
+            {"appID": "ABCDE12345.com.example.legacy", "paths": ["NOT /wwdc/internal/*", "/wwdc/*"]}
+        ]}, "webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}
+        """
+
+    /// Writes `text` to a fresh temporary file and returns its path.
+    static func temporaryFile(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-check-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func runInProcess(_ arguments: [String], stdin: String = "") -> Run {
+        var out: [String] = []
+        var err: [String] = []
+        let status = AASACheckCommand.run(
+            arguments, readStandardInput: { Data(stdin.utf8) }, output: { out.append($0) }, error: { err.append($0) })
+        return Run(
+            status: status, stdout: out.map { $0 + "\n" }.joined(), stderr: err.map { $0 + "\n" }.joined())
+    }
+
+    @Test func reportsTheDecidingRuleForEachURL() throws {
+        let file = try Self.temporaryFile(Self.document)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = Self.runInProcess([
+            file, "--app", Self.appID, "https://example.com/buy/42", "https://example.com/buy/1#no_universal_links",
+            "https://example.com/help/1?articleNumber=4815", "https://example.com/elsewhere",
+        ])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(
+            run.stdout == """
+                match     https://example.com/buy/42
+                          a rule matched: applinks.details[0].components[1] {"/":"/buy/*"}
+                exclude   https://example.com/buy/1#no_universal_links
+                          an exclude rule matched: applinks.details[0].components[0] {"#":"no_universal_links","exclude":true}
+                match     https://example.com/help/1?articleNumber=4815
+                          a rule matched: applinks.details[0].components[3] {"/":"/Help/*","?":{"articleNumber":"????"},"caseSensitive":false} (caseSensitive false, percentEncoded true)
+                no_match  https://example.com/elsewhere
+                          no rule matched (4 rules for the app)
+
+                """)
+    }
+
+    @Test func explainsWhyNothingMatched() throws {
+        let file = try Self.temporaryFile(Self.document)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let unlisted = Self.runInProcess([file, "--app", "ZZZZZ99999.com.other", "https://example.com/buy/1"])
+        #expect(unlisted.status == 0)
+        #expect(unlisted.stdout.contains("app ID ZZZZZ99999.com.other not listed in applinks"))
+        let otherHost = Self.runInProcess([
+            file, "--app", Self.appID, "--domain", "Example.com", "https://evil.test/buy/1",
+        ])
+        #expect(otherHost.stdout.contains("no_match  https://evil.test/buy/1"))
+        #expect(otherHost.stdout.contains("host evil.test differs from --domain example.com"))
+        let sameHost = Self.runInProcess([file, "--app", Self.appID, "--domain=example.com", "https://EXAMPLE.com/buy"])
+        #expect(sameHost.stdout.hasPrefix("match "))
+    }
+
+    @Test func readsLegacyPathsAndStandardInput() {
+        let run = Self.runInProcess(
+            ["-", "--app", "ABCDE12345.com.example.legacy", "https://example.com/wwdc/internal/x"], stdin: Self.document
+        )
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("exclude   https://example.com/wwdc/internal/x"))
+        #expect(run.stdout.contains("applinks.details[1].paths[0] \"NOT /wwdc/internal/*\""))
+    }
+
+    @Test func printsJSONForScripts() throws {
+        let file = try Self.temporaryFile(Self.document)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = Self.runInProcess([
+            "--json", file, "--app", Self.appID, "https://example.com/buy/42", "https://example.com/nothing",
+        ])
+        #expect(run.status == 0)
+        let results = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(results.count == 2)
+        #expect(results[0]["outcome"] as? String == "match")
+        #expect(results[0]["detailIndex"] as? Int == 0)
+        #expect(results[0]["ruleIndex"] as? Int == 1)
+        #expect(results[0]["location"] as? String == "applinks.details[0].components[1]")
+        #expect((results[0]["rule"] as? [String: Any])?["/"] as? String == "/buy/*")
+        #expect(results[0]["url"] as? String == "https://example.com/buy/42")
+        #expect(results[1]["outcome"] as? String == "no_match")
+        #expect(results[1]["ruleIndex"] == nil)
+        #expect(results[1]["reason"] as? String == "no rule matched (4 rules for the app)")
+    }
+
+    @Test(arguments: [
+        ([String](), "missing FILE"),
+        (["file.json", "https://example.com/"], "missing --app APPID"),
+        (["file.json", "--app", "A.b"], "missing URL to check"),
+        (["file.json", "--app", "A.b", "--frobnicate", "https://example.com/"], "unknown option --frobnicate"),
+        (["file.json", "--app"], "--app needs an app ID"),
+        (["file.json", "--app", "A.b", "not a url"], "not a URL: not a url"),
+    ])
+    func usageErrorsExitTwoWithOneLine(_ arguments: [String], _ problem: String) {
+        let run = Self.runInProcess(arguments)
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "routereg aasa check: \(problem) (see routereg aasa check --help)\n")
+    }
+
+    @Test func unreadableOrMalformedFilesExitOne() throws {
+        let missing = Self.runInProcess(["/nonexistent/aasa.json", "--app", "A.b", "https://example.com/"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "routereg aasa check: cannot read /nonexistent/aasa.json: no such file\n")
+
+        let file = try Self.temporaryFile(
+            #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": 7}]}]}}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let malformed = Self.runInProcess([file, "--app", "A.b", "https://example.com/"])
+        #expect(malformed.status == 1)
+        #expect(
+            malformed.stderr
+                == "routereg aasa check: \(file) is not a usable AASA file: applinks.details[0].components[0][\"/\"] is not a string\n"
+        )
+        let notJSON = try Self.temporaryFile("{nope")
+        defer { try? FileManager.default.removeItem(atPath: notJSON) }
+        #expect(
+            Self.runInProcess([notJSON, "--app", "A.b", "https://example.com/"]).stderr.hasSuffix("not valid JSON\n"))
+    }
+
+    @Test func helpPrintsUsageWithAnExample() {
+        let run = Self.runInProcess(["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("usage: routereg aasa check FILE --app APPID"))
+        #expect(run.stdout.contains("example:"))
+    }
+}
+
+/// The built `routereg` binary: found next to the test bundle (the products directory), else under the
+/// package's `.build*/debug`. Enabled once `main.swift` routes `aasa check` to `AASACheckCommand`.
+enum RouteregBinary {
+    static let url: URL? = {
+        let manager = FileManager.default
+        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = directory.appendingPathComponent("routereg")
+            if manager.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let builds = (try? manager.contentsOfDirectory(atPath: root.path))?.filter { $0.hasPrefix(".build") } ?? []
+        return builds.sorted().map { root.appendingPathComponent("\($0)/debug/routereg") }
+            .first { manager.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// True when the binary exists and `routereg aasa check --help` prints this command's usage.
+    static let supportsAASACheck: Bool = {
+        guard let help = try? run(["aasa", "check", "--help"]) else { return false }
+        return help.status == 0 && help.stdout.hasPrefix("usage: routereg aasa check")
+    }()
+
+    static func run(_ arguments: [String]) throws -> AASACheckCommandTests.Run {
+        guard let url else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return AASACheckCommandTests.Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite(.enabled(if: RouteregBinary.supportsAASACheck, "routereg's main.swift does not route `aasa check` yet"))
+struct AASACheckBinaryTests {
+    @Test func evaluatesURLsThroughTheBinary() throws {
+        let file = try AASACheckCommandTests.temporaryFile(AASACheckCommandTests.document)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try RouteregBinary.run([
+            "aasa", "check", file, "--app", AASACheckCommandTests.appID, "https://example.com/buy/42",
+            "https://example.com/help/website/faq",
+        ])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(
+            run.stdout == """
+                match     https://example.com/buy/42
+                          a rule matched: applinks.details[0].components[1] {"/":"/buy/*"}
+                exclude   https://example.com/help/website/faq
+                          an exclude rule matched: applinks.details[0].components[2] {"/":"/help/website/*","exclude":true}
+
+                """)
+    }
+
+    @Test func usageErrorExitsTwoWithOneLineOnStandardError() throws {
+        let run = try RouteregBinary.run(["aasa", "check", "file.json", "https://example.com/"])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "routereg aasa check: missing --app APPID (see routereg aasa check --help)\n")
+    }
+
+    @Test func unreadableFileExitsOne() throws {
+        let run = try RouteregBinary.run(["aasa", "check", "/nonexistent/aasa.json", "--app", "A.b", "https://x.test/"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "routereg aasa check: cannot read /nonexistent/aasa.json: no such file\n")
+    }
+
+    @Test func jsonOutputParses() throws {
+        let file = try AASACheckCommandTests.temporaryFile(AASACheckCommandTests.document)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try RouteregBinary.run([
+            "aasa", "check", "--json", file, "--app", AASACheckCommandTests.appID, "https://example.com/x",
+        ])
+        #expect(run.status == 0)
+        let results = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        #expect(results?.first?["outcome"] as? String == "no_match")
+    }
+}
