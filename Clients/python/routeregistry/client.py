@@ -85,7 +85,7 @@ class Client:
 
     # ---- generic
 
-    def call(self, method: str, **params: Any) -> Any:
+    def call(self, method: str, /, **params: Any) -> Any:
         """Calls any method by its wire name with wire (camelCase) params, e.g.
         `client.call("Apps.Get", app="badoo")`. Unknown methods are sent as well (a newer server's)."""
         return self._transport.call(method, params, METHODS.get(method, False))
