@@ -1,0 +1,51 @@
+import Foundation
+import RegistryService
+import RouteCore
+import Synchronization
+
+/// Serves the well-known files of the current snapshot from memory.
+///
+/// `StaticDocument`s (with their prebuilt responses) are made once per snapshot, on the first request after
+/// a swap, and reused by every request until the next swap.
+public final class RegistryDocuments: StaticDocumentProvider {
+    private struct Cache {
+        var generation: Int64 = -1
+        var builtAt = Date.distantPast
+        var documents: [DocumentKey: StaticDocument] = [:]
+    }
+
+    private let service: RegistryService
+    private let cacheControl: String
+    private let cache = Mutex(Cache())
+
+    /// - Parameter maxAge: seconds clients and CDNs may cache a file (`Cache-Control: public, max-age=…`).
+    public init(service: RegistryService, maxAge: Int = 300) {
+        self.service = service
+        self.cacheControl = "public, max-age=\(maxAge)"
+    }
+
+    public func document(path: String, host: String) -> StaticDocument? {
+        let kind: DocumentKind
+        switch path {
+        case "/.well-known/apple-app-site-association", "/apple-app-site-association": kind = .aasa
+        case "/.well-known/assetlinks.json": kind = .assetlinks
+        default: return nil
+        }
+        let key = DocumentKey(host: host, kind: kind)
+        let snapshot = service.snapshot
+        return cache.withLock { cache in
+            if cache.generation != snapshot.generation || cache.builtAt != snapshot.builtAt {
+                cache.generation = snapshot.generation
+                cache.builtAt = snapshot.builtAt
+                cache.documents = [:]
+            }
+            if let document = cache.documents[key] { return document }
+            guard let served = snapshot.documents[key] else { return nil }
+            let document = StaticDocument(
+                bytes: Array(served.bytes), contentType: "application/json", etag: served.etag,
+                cacheControl: cacheControl)
+            cache.documents[key] = document
+            return document
+        }
+    }
+}

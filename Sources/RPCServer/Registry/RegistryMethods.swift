@@ -1,0 +1,113 @@
+import Foundation
+import RegistryService
+import RouteCore
+
+/// The registry's method table: every descriptor of `API.all` bound to its use case, plus `rpc.discover`.
+public enum RegistryMethods {
+    /// Builds the table over `service`.
+    public static func table(_ service: RegistryService, openRPC: [UInt8]) -> [RPCMethod] {
+        [
+            RPCMethod(API.AppsCreate.self) { ctx, input in try service.createApp(input.app, by: caller(ctx)) },
+            RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
+            RPCMethod(API.AppsList.self) { _, input in try service.listApps(try page(input)) },
+            RPCMethod(API.AppsUpdate.self) { ctx, input in
+                try service.updateApp(input.app, etag: input.etag, by: caller(ctx))
+            },
+            RPCMethod(API.AppsDelete.self) { ctx, input in
+                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx))
+                return Empty()
+            },
+            RPCMethod(API.DomainsCreate.self) { ctx, input in try service.createDomain(input.domain, by: caller(ctx)) },
+            RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
+            RPCMethod(API.DomainsList.self) { _, input in
+                try service.listDomains(
+                    app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
+            },
+            RPCMethod(API.DomainsDelete.self) { ctx, input in
+                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx))
+                return Empty()
+            },
+            RPCMethod(API.RoutesCreate.self) { ctx, input in
+                try service.createRoute(input.route, app: input.app, before: input.before, by: caller(ctx))
+            },
+            RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
+            RPCMethod(API.RoutesList.self) { _, input in
+                try service.listRoutes(
+                    app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
+            },
+            RPCMethod(API.RoutesUpdate.self) { ctx, input in
+                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx))
+            },
+            RPCMethod(API.RoutesDelete.self) { ctx, input in
+                try service.deleteRoute(app: input.app, id: input.route, etag: input.etag, by: caller(ctx))
+                return Empty()
+            },
+            RPCMethod(API.RoutesReorder.self) { ctx, input in
+                API.RoutesReorder.Output(
+                    routes: try service.reorderRoutes(app: input.app, order: input.order, by: caller(ctx)))
+            },
+            RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
+            RPCMethod(API.RoutesSwitchOn.self) { ctx, input in try switchRoute(service, off: false, input, ctx) },
+            RPCMethod(API.ReleasesCreate.self) { ctx, input in try service.createRelease(input, by: caller(ctx)) },
+            RPCMethod(API.ReleasesPublish.self) { ctx, input in
+                try service.changeRelease(input, to: .live, by: caller(ctx))
+            },
+            RPCMethod(API.ReleasesRetire.self) { ctx, input in
+                try service.changeRelease(input, to: .retired, by: caller(ctx))
+            },
+            RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
+            RPCMethod(API.ReleasesList.self) { _, input in
+                _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
+                return try service.listReleases(input)
+            },
+            RPCMethod(API.AssociationsGet.self) { _, input in try service.association(input) },
+            RPCMethod(API.AssociationsListRevisions.self) { _, input in
+                _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
+                return try service.listRevisions(input)
+            },
+            RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
+            RPCMethod(API.AssociationsPreview.self) { _, input in try service.preview(input) },
+            RPCMethod.deferred(API.AssociationsWatch.name, access: API.AssociationsWatch.access) {
+                (_: RPCContext, input: API.AssociationsWatch.Input, completion: RPCCompletion<API.AssociationsWatch.Output>)
+                in
+                service.watch(input) { result in
+                    switch result {
+                    case .success(let output): completion.succeed(output)
+                    case .failure(let error): completion.fail(error)
+                    }
+                }
+            },
+            RPCMethod(API.CanOpenGetTable.self) { _, input in try service.canOpenTable(input) },
+            RPCMethod(API.CanOpenCheck.self) { _, input in try service.check(input) },
+            RPCMethod(API.MatrixGet.self) { _, input in try service.matrix(app: input.app, platform: input.platform) },
+            RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
+            RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
+            RPCMethod(API.TokensRevoke.self) { ctx, input in try service.revokeToken(input.id, by: caller(ctx)) },
+            RPCMethod(API.AuditList.self) { _, input in
+                _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
+                return try service.listAudit(input)
+            },
+            RPCMethod.discover(openRPCDocument: openRPC),
+        ]
+    }
+
+    private static func caller(_ context: RPCContext) -> Caller {
+        Caller(actor: context.principal?.id ?? "anonymous", requestID: context.requestID)
+    }
+
+    /// Checks paging params once for every list method.
+    private static func page(_ request: PageRequest) throws(RegistryError) -> PageRequest {
+        if let size = request.pageSize, !(0...1000).contains(size) {
+            throw RegistryError.invalidArgument(field: "pageSize", "must be between 0 and 1000")
+        }
+        return request
+    }
+
+    private static func switchRoute(
+        _ service: RegistryService, off: Bool, _ input: API.SwitchInput, _ context: RPCContext
+    ) throws -> RouteResource {
+        try service.switchRoute(
+            off: off, app: input.app, id: input.route, platform: input.platform, versions: input.versions,
+            reason: input.reason, by: caller(context))
+    }
+}

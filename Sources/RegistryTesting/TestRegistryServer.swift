@@ -1,0 +1,102 @@
+import Foundation
+import RPCServer
+import RegistryService
+import RouteCore
+import RouteStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real registry server for tests: its own database (migrated), the service, and the HTTP daemon on
+/// 127.0.0.1 with an ephemeral port. `adminToken` authenticates as the bootstrap admin.
+public final class TestRegistryServer: Sendable {
+    public static let adminToken = "test-admin-secret"
+
+    public let database: TestDatabase
+    public let service: RegistryService
+    public let server: RegistryServer
+    private let pool: Database
+
+    /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
+    public init(suite: String, database: TestDatabase? = nil, snapshotFile: URL? = nil) throws {
+        let database = try database ?? TestPostgres.makeDatabase(suite: suite)
+        self.database = database
+        pool = Database(url: database.url, poolSize: 4)
+        _ = try MigrationRunner.bundled().run(on: pool)
+        service = RegistryService(
+            store: Store(database: pool),
+            options: RegistryService.Options(
+                snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8))))
+        service.start()
+        server = RegistryServer(
+            service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
+            log: .silent)
+        try server.start()
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
+
+    /// Stops the HTTP server and closes the pool (the database stays, for `drop()` or a second server).
+    public func stop() {
+        server.stop()
+        pool.close()
+    }
+
+    /// Stops and drops the database.
+    public func shutdown() {
+        stop()
+        try? database.drop()
+    }
+
+    /// Sends one JSON-RPC call and returns the decoded response object (`result` or `error` inside).
+    public func call(
+        _ method: String, _ params: [String: Any] = [:], token: String? = TestRegistryServer.adminToken
+    ) async throws -> [String: Any] {
+        let body = try JSONSerialization.data(
+            withJSONObject: ["jsonrpc": "2.0", "id": 1, "method": method, "params": params])
+        let (data, _) = try await post(body, token: token)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw TestPostgresError("response is not a JSON object")
+        }
+        return object
+    }
+
+    /// The `result` of a call that must succeed.
+    public func result(
+        _ method: String, _ params: [String: Any] = [:], token: String? = TestRegistryServer.adminToken
+    ) async throws -> [String: Any] {
+        let response = try await call(method, params, token: token)
+        guard let result = response["result"] as? [String: Any] else {
+            throw TestPostgresError("\(method) failed: \(response["error"] ?? response)")
+        }
+        return result
+    }
+
+    /// POSTs raw bytes to /rpc.
+    public func post(_ body: Data, token: String? = TestRegistryServer.adminToken) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: baseURL.appendingPathComponent("rpc"))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        return try await send(request)
+    }
+
+    /// GETs `path` with an optional `Host` and `If-None-Match`.
+    public func get(_ path: String, host: String? = nil, ifNoneMatch: String? = nil) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
+        if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+        if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
+        return try await send(request)
+    }
+
+    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else {
+            throw TestPostgresError("not an HTTP response")
+        }
+        return (data, http)
+    }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import RPCServer
+import RegistryService
+import RouteCore
+import RouteStore
+
+extension ServeCommand {
+    /// Starts everything, serves until SIGINT/SIGTERM, then stops gracefully: HTTP first (in-flight requests
+    /// finish), then the change listener, the pool and the embedded cluster.
+    static func serve(_ options: Options) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let dataDirectory = URL(fileURLWithPath: options.dataDirectory, isDirectory: true).standardizedFileURL
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+
+        var embedded: EmbeddedPostgres?
+        let databaseURL: String
+        if let url = options.databaseURL ?? environment["DATABASE_URL"], !url.isEmpty {
+            databaseURL = url
+        } else if environment["PGHOST"] != nil || environment["PGDATABASE"] != nil {
+            databaseURL = ""  // libpq reads the PG* variables itself
+        } else {
+            let cluster = EmbeddedPostgres(dataDirectory: dataDirectory.path)
+            databaseURL = try cluster.start()
+            embedded = cluster
+            note("embedded PostgreSQL running under \(dataDirectory.path)")
+        }
+
+        let adminSecret = try adminToken(environment: environment, dataDirectory: dataDirectory, embedded: embedded != nil)
+        let database = Database(url: databaseURL, poolSize: options.poolSize)
+        let service = RegistryService(
+            store: Store(database: database),
+            options: RegistryService.Options(
+                snapshotFile: dataDirectory.appendingPathComponent("snapshot.json"),
+                bootstrapAdminSHA256: adminSecret.map { SHA256.hex(Array($0.utf8)) },
+                log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }))
+
+        let migrated = migrate(database)
+        if !(migrated && service.start()) {
+            if !migrated { service.start() }
+            note("database unavailable: serving the last persisted snapshot; retrying in the background")
+            retryUntilReady(database: database, service: service)
+        }
+
+        let listener = ChangeListener(
+            url: databaseURL,
+            onChange: { _ in refresh(service) },
+            onReconnect: { refresh(service) })
+        listener.start(timeout: .seconds(2))
+
+        let address = HTTPServerConfiguration.listenAddress(options.listen)!
+        let server = RegistryServer(
+            service: service,
+            configuration: HTTPServerConfiguration(host: address.host, port: address.port, threadPoolSize: options.threads),
+            cacheMaxAge: options.cacheMaxAge, log: options.quiet ? .silent : .standardError)
+        try server.start()
+        let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
+        // Written unbuffered: scripts and tests wait for this line to learn the port.
+        FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
+
+        waitForTermination()
+        note("shutting down")
+        server.stop()
+        listener.stop()
+        database.close()
+        if let embedded { try? embedded.stop() }
+    }
+
+    private static func refresh(_ service: RegistryService) {
+        do { try service.refreshSnapshot() } catch {
+            note("snapshot refresh failed: \(error)")
+        }
+    }
+
+    /// Applies pending migrations; false when the database is unreachable. A changed migration is fatal.
+    private static func migrate(_ database: Database) -> Bool {
+        do {
+            let applied = try MigrationRunner.bundled().run(on: database)
+            if !applied.isEmpty { note("applied migrations: \(applied.joined(separator: ", "))") }
+            return true
+        } catch let error as StoreError where error.isConnectionFailure || error.code == .poolTimeout {
+            return false
+        } catch {
+            note("migrations failed: \(error)")
+            exit(1)
+        }
+    }
+
+    /// Keeps trying to migrate and load the snapshot until the database answers.
+    private static func retryUntilReady(database: Database, service: RegistryService) {
+        Thread.detachNewThread {
+            while true {
+                Thread.sleep(forTimeInterval: 1)
+                if migrate(database), (try? service.refreshSnapshot(force: true)) != nil {
+                    note("database reachable: snapshot loaded")
+                    return
+                }
+            }
+        }
+    }
+
+    /// The bootstrap admin secret: `ROUTEREG_ADMIN_TOKEN`, or in embedded mode one generated once into
+    /// `<data-dir>/admin-token` (mode 600), whose path is printed.
+    private static func adminToken(environment: [String: String], dataDirectory: URL, embedded: Bool) throws -> String? {
+        if let token = environment["ROUTEREG_ADMIN_TOKEN"], !token.isEmpty { return token }
+        guard embedded else { return nil }
+        let file = dataDirectory.appendingPathComponent("admin-token")
+        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            !existing.isEmpty
+        {
+            note("admin token: \(file.path)")
+            return existing
+        }
+        var generator = SystemRandomNumberGenerator()
+        let secret = "rr_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        guard
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
+        note("admin token written to \(file.path) (export ROUTEREG_TOKEN=$(cat \(file.path)))")
+        return secret
+    }
+
+    /// Blocks until SIGINT or SIGTERM.
+    private static func waitForTermination() {
+        let done = DispatchSemaphore(value: 0)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { done.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+    }
+
+    static func note(_ line: String) {
+        FileHandle.standardError.write(Data(("routereg: " + line + "\n").utf8))
+    }
+}

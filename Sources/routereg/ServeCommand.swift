@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import RPCServer
+import RegistryService
+import RouteCore
+import RouteStore
+
+/// `routereg serve`: the registry server, on an embedded PostgreSQL unless a database is configured.
+enum ServeCommand {
+    static let usage = """
+        usage: routereg serve [--listen ADDR:PORT] [--database-url URL] [--data-dir DIR] [--pool-size N]
+                              [--threads N] [--cache-max-age SECONDS] [--quiet]
+
+        Serves the JSON-RPC API on POST /rpc and the well-known files. Without --database-url (or DATABASE_URL,
+        or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under --data-dir (default ./.routereg).
+        ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
+
+        example: routereg serve --listen 127.0.0.1:8080
+        """
+
+    struct Options {
+        var listen = "127.0.0.1:8080"
+        var databaseURL: String?
+        var dataDirectory = ".routereg"
+        var poolSize = 8
+        var threads = ProcessInfo.processInfo.activeProcessorCount
+        var cacheMaxAge = 300
+        var quiet = false
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: Options
+        do { options = try parse(arguments) } catch {
+            if case .help = error {
+                print(usage)
+                return 0
+            }
+            FileHandle.standardError.write(Data("error: \(error.message)\n\(usage)\n".utf8))
+            return 2
+        }
+        do {
+            try serve(options)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            EmbeddedPostgres.stopAllRunning()
+            return 1
+        }
+    }
+
+    enum UsageError: Error {
+        case help
+        case bad(String)
+        var message: String {
+            switch self {
+            case .help: "help"
+            case .bad(let text): text
+            }
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let next = rest.popFirst() else { throw .bad("\(flag) needs a value") }
+            return next
+        }
+        func number(_ flag: String, _ text: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+            guard let value = Int(text), range.contains(value) else {
+                throw .bad("\(flag) must be a number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            var flag = argument
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                flag = String(argument[..<equals])
+                rest.insert(String(argument[argument.index(after: equals)...]), at: rest.startIndex)
+            }
+            switch flag {
+            case "-h", "--help": throw .help
+            case "--listen": options.listen = try value(flag)
+            case "--database-url": options.databaseURL = try value(flag)
+            case "--data-dir": options.dataDirectory = try value(flag)
+            case "--pool-size": options.poolSize = try number(flag, try value(flag), 1...256)
+            case "--threads": options.threads = try number(flag, try value(flag), 1...256)
+            case "--cache-max-age": options.cacheMaxAge = try number(flag, try value(flag), 0...31_536_000)
+            case "--quiet": options.quiet = true
+            default: throw .bad("unknown argument \(argument)")
+            }
+        }
+        guard HTTPServerConfiguration.listenAddress(options.listen) != nil else {
+            throw .bad("--listen must look like 127.0.0.1:8080 or [::1]:8080")
+        }
+        return options
+    }
+}
