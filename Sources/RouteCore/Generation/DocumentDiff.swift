@@ -14,12 +14,23 @@ public struct DocumentDiff: Sendable, Hashable, Codable {
         public var index: Int
         /// The rule as written (an AASA component or an assetlinks dynamic component).
         public var rule: DiffRule
+
+        public init(app: String, index: Int, rule: DiffRule) {
+            self.app = app
+            self.index = index
+            self.rule = rule
+        }
     }
 
     /// A rule present on both sides with different content.
     public struct Change: Sendable, Hashable, Codable {
         public var before: Rule
         public var after: Rule
+
+        public init(before: Rule, after: Rule) {
+            self.before = before
+            self.after = after
+        }
     }
 
     public var added: [Rule]
