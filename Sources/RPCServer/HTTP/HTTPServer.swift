@@ -27,14 +27,17 @@ public final class HTTPServer: @unchecked Sendable {
     ///   - documents: supplies the documents of every other GET path.
     ///   - readiness: `/readyz` answers 200 when it returns true, else 503 (e.g. the database is reachable).
     ///     It runs on a worker thread for every probe, so keep it cheap.
+    ///   - metrics: rendered on `/metrics`; defaults to the dispatcher's, so JSON-RPC call counts and HTTP
+    ///     counts land in one place.
+    ///   - log: the per-request log line (`.silent` in tests).
     public init(
         configuration: HTTPServerConfiguration, dispatcher: JSONRPCDispatcher? = nil,
         documents: (any StaticDocumentProvider)? = nil, readiness: @escaping @Sendable () -> Bool = { true },
-        metrics: ServerMetrics = ServerMetrics(), log: RequestLog = .standardError
+        metrics: ServerMetrics? = nil, log: RequestLog = .standardError
     ) {
         core = ServerCore(
             configuration: configuration, dispatcher: dispatcher, documents: documents, readiness: readiness,
-            metrics: metrics, log: log)
+            metrics: metrics ?? dispatcher?.metrics ?? ServerMetrics(), log: log)
     }
 
     deinit { stop() }

@@ -17,13 +17,17 @@ public struct JSONRPCLimits: Sendable {
 
 /// What the HTTP layer knows about the request that carries a JSON-RPC body.
 public struct RPCTransport: Sendable {
+    /// The id of the HTTP request, echoed in logs and INTERNAL errors.
     public var requestID: String
     /// The raw `Authorization` header.
     public var authorization: String?
     /// The raw `X-Request-Timeout-Ms` header.
     public var requestTimeout: String?
+    /// The normalized `Host` header.
     public var host: String
+    /// The `User-Agent` header.
     public var userAgent: String?
+    /// The client's numeric IP address.
     public var remoteAddress: String
 
     public init(

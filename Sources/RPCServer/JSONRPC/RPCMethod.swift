@@ -67,6 +67,14 @@ public struct RPCMethod: Sendable {
             })
     }
 
+    /// A deferred method described once in RouteCore (`RPCMethodDescriptor`), e.g. `Associations.Watch`.
+    public static func deferred<Method: RPCMethodDescriptor>(
+        _ method: Method.Type,
+        _ handler: @escaping @Sendable (RPCContext, Method.Input, RPCCompletion<Method.Output>) throws -> Void
+    ) -> RPCMethod {
+        deferred(Method.name, access: Method.access, handler)
+    }
+
     /// `rpc.discover`: answers with the OpenRPC document, byte for byte. Public.
     public static func discover(openRPCDocument: [UInt8]) -> RPCMethod {
         let document = RawJSON(bytes: openRPCDocument)
@@ -90,6 +98,7 @@ public struct RPCCompletion<Output: Encodable>: Sendable {
     /// Answers with an error: a `RegistryError` goes to the client as is, anything else as INTERNAL.
     public func fail(_ error: any Error) { self(.failure(error)) }
 
+    /// Answers with `result`.
     public func callAsFunction(_ result: Result<Output, any Error>) {
         switch result {
         case .success(let output):
