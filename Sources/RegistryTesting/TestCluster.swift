@@ -1,0 +1,110 @@
+import Foundation
+import RouteStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A throwaway PostgreSQL cluster for tests: a fresh directory under /tmp, listening on 127.0.0.1 on a free
+/// port (so tests and child processes reach it by URL), tuned for speed over durability (no fsync).
+///
+/// Tests that stop, restart or crash a cluster should own one (`TestPostgres.privateCluster()`) rather than
+/// touch the shared `TestPostgres.cluster`, which every other test in the process is using.
+/// `destroy()` stops it and deletes its files; whatever a test forgets is destroyed at process exit, and a
+/// watchdog process does the same if the test process dies without exiting normally.
+public final class TestCluster: Sendable {
+    /// The cluster's directory (data, socket, log); removed by `destroy()`.
+    public let directory: String
+    /// The TCP port on 127.0.0.1, stable across `stop()`/`start()`.
+    public let port: Int
+    private let server: EmbeddedPostgres
+
+    private init(directory: String, port: Int, server: EmbeddedPostgres) {
+        self.directory = directory
+        self.port = port
+        self.server = server
+    }
+
+    /// A URL for the `postgres` maintenance database: the server URL to create databases through.
+    public var url: String { url(database: "postgres") }
+
+    /// A URL for `database` on this cluster, over TCP.
+    public func url(database: String) -> String {
+        ConnectionString.replacingDatabase(in: "postgresql://postgres@127.0.0.1:\(port)/postgres", with: database)
+    }
+
+    /// Starts the server again on the same port with the same data (no-op if it runs).
+    public func start() throws {
+        try server.start()
+    }
+
+    /// Stops the server (fast shutdown; sessions are cut); the data stays for `start()`.
+    public func stop() throws {
+        try server.stop()
+    }
+
+    /// Whether the server process is alive.
+    public var isRunning: Bool { server.isRunning }
+
+    /// The postmaster's process id while it runs.
+    public var postmasterPID: Int32? { server.postmasterPID }
+
+    /// Kills the postmaster with SIGKILL, as a crash would, and waits until it is gone.
+    /// Its backends notice and exit on their own; `start()` recovers from what is left.
+    public func crash() throws {
+        guard let pid = server.postmasterPID else { throw TestPostgresError("crash(): the server is not running") }
+        kill(pid, SIGKILL)
+        let deadline = Date().addingTimeInterval(10)
+        while server.postmasterPID != nil {
+            guard Date() < deadline else { throw TestPostgresError("crash(): PID \(pid) did not die") }
+            usleep(10_000)
+        }
+    }
+
+    /// A new, uniquely named database on this cluster (see `TestDatabase`).
+    public func makeDatabase(suite: String) throws -> TestDatabase {
+        try TestDatabase.create(onServer: url, suite: suite)
+    }
+
+    /// Stops the server and deletes the cluster's directory. Errors are ignored: this is cleanup.
+    public func destroy() {
+        try? server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+        TestClusterRegistry.forget(self)
+    }
+
+    /// Creates and starts a cluster in a new temporary directory, retrying when the chosen port was taken.
+    static func launch() throws -> TestCluster {
+        let directory = try makeTemporaryDirectory()
+        var lastError: any Error = TestPostgresError("no attempt made")
+        for _ in 0..<5 {
+            let port = try freeLoopbackPort()
+            let server = EmbeddedPostgres(
+                configuration: .init(
+                    dataDirectory: directory, databaseName: "postgres", tcpPort: port, durable: false,
+                    stopsWithProcess: false, notice: { _ in }))
+            do {
+                try server.start()
+                let cluster = TestCluster(directory: directory, port: port, server: server)
+                TestClusterRegistry.remember(cluster)
+                return cluster
+            } catch let error as EmbeddedPostgresError where error.code == .startFailed {
+                lastError = error  // Most likely the port was taken meanwhile: try another.
+                try? server.stop()
+            }
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+        throw lastError
+    }
+
+    /// `mktemp -d`; as root also searchable by others, so the `postgres` user can reach the cluster inside.
+    private static func makeTemporaryDirectory() throws -> String {
+        var template = Array("/tmp/routereg-test-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw TestPostgresError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
+        }
+        let path = String(cString: made)
+        if geteuid() == 0 { chmod(path, 0o711) }
+        return path
+    }
+}

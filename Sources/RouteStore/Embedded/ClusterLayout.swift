@@ -1,0 +1,136 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where one embedded cluster's files go, decided once per start and created with the right owners.
+///
+/// In place: `<data>/pgdata`, `<data>/socket`, `<data>/postgres.log`. As root, the server runs as `postgres`,
+/// which must be able to walk down to the data directory; when it cannot (a checkout under /root), the cluster
+/// moves to `/var/tmp/routereg-<hash>/` and `<data>/pgdata` becomes a symlink to it, so the next start (and a
+/// curious operator) finds it. A socket path longer than the kernel allows moves to `/tmp/routereg-<hash>`.
+struct ClusterLayout: Sendable {
+    /// The data directory, absolute.
+    var dataDirectory: String
+    /// The real cluster directory handed to initdb/pg_ctl (never a symlink the server user may not follow).
+    var clusterDirectory: String
+    /// Where the server puts its Unix socket.
+    var socketDirectory: String
+    /// The file pg_ctl appends the server log to.
+    var logFile: String
+    /// The account the server runs as, when it differs from ours (running as root).
+    var serverAccount: ServerAccount?
+
+    /// The system user a root process hands the server to, with its ids for chown.
+    struct ServerAccount: Sendable, Hashable {
+        var name: String
+        var uid: uid_t
+        var gid: gid_t
+    }
+
+    /// The longest Unix socket path the kernel accepts (sun_path is 108 bytes including the NUL).
+    static let maximumSocketPathBytes = 107
+
+    /// Works out the layout for `dataDirectory` and creates every directory and the log file it needs.
+    static func prepare(
+        dataDirectory: String, port: Int, notice: @Sendable (String) -> Void
+    ) throws -> ClusterLayout {
+        let data = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+        let account = geteuid() == 0 ? try serverAccount() : nil
+        try makeDirectory(data, mode: account == nil ? 0o700 : 0o711, owner: nil)
+
+        let link = "\(data)/pgdata"
+        var base = data
+        if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: link) {
+            base = (destination as NSString).deletingLastPathComponent
+        } else if let account, !(try canTraverse(data, as: account)) {
+            if FileManager.default.fileExists(atPath: "\(link)/PG_VERSION") {
+                throw EmbeddedPostgresError(
+                    .directoryUnusable,
+                    "the \(account.name) user cannot reach \(data), which holds a cluster; "
+                        + "make every parent directory searchable (chmod o+x) or move the data directory")
+            }
+            base = "/var/tmp/routereg-\(stableHash(data))"
+            try makeDirectory(base, mode: 0o700, owner: account)
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.removeItem(atPath: "\(data)/postgres.log")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "\(base)/pgdata")
+            try FileManager.default.createSymbolicLink(
+                atPath: "\(data)/postgres.log", withDestinationPath: "\(base)/postgres.log")
+            notice(
+                "embedded PostgreSQL: the \(account.name) user cannot reach \(data), "
+                    + "so the cluster lives in \(base) (linked from \(link))")
+        }
+
+        let cluster = "\(base)/pgdata"
+        var socket = "\(base)/socket"
+        if "\(socket)/.s.PGSQL.\(port)".utf8.count > maximumSocketPathBytes {
+            socket = "/tmp/routereg-\(stableHash(data))"
+        }
+        if base != data { try makeDirectory(base, mode: 0o700, owner: account) }
+        try makeDirectory(cluster, mode: 0o700, owner: account)
+        try makeDirectory(socket, mode: 0o700, owner: account)
+        try requireOwner(socket, uid: account?.uid ?? geteuid())
+        let log = "\(base)/postgres.log"
+        if !FileManager.default.fileExists(atPath: log),
+            !FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
+        {
+            throw EmbeddedPostgresError(.directoryUnusable, "cannot create \(log)")
+        }
+        if let account { try changeOwner(log, to: account) }
+        return ClusterLayout(
+            dataDirectory: data, clusterDirectory: cluster, socketDirectory: socket, logFile: log,
+            serverAccount: account)
+    }
+
+    /// The `postgres` system user; initdb and postgres refuse to run as root.
+    static func serverAccount() throws -> ServerAccount {
+        guard let entry = getpwnam("postgres") else {
+            throw EmbeddedPostgresError(
+                .serverUserUnavailable,
+                "running as root needs the `postgres` system user (installed with the postgresql package)")
+        }
+        return ServerAccount(name: "postgres", uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+    }
+
+    /// Whether `account` can search every directory down to `path`, asked of the kernel as that user.
+    private static func canTraverse(_ path: String, as account: ServerAccount) throws -> Bool {
+        try ChildProcess(executable: "/usr/bin/test", arguments: ["-x", path], user: account.name).run().succeeded
+    }
+
+    /// Creates `path` if missing; a directory we create gets `mode` and, as root, the server's ownership.
+    /// An existing directory is only re-owned (never re-moded): the operator may have chosen its mode.
+    private static func makeDirectory(_ path: String, mode: Int, owner: ServerAccount?) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw EmbeddedPostgresError(.directoryUnusable, "\(path) exists and is not a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: mode])
+            } catch {
+                throw EmbeddedPostgresError(.directoryUnusable, "cannot create \(path): \(error.localizedDescription)")
+            }
+        }
+        if let owner { try changeOwner(path, to: owner) }
+    }
+
+    /// A socket directory under /tmp could have been made by someone else first: never use one we don't own.
+    private static func requireOwner(_ path: String, uid: uid_t) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_uid == uid, info.st_mode & 0o077 == 0 else {
+            throw EmbeddedPostgresError(
+                .directoryUnusable, "\(path) must belong to the server's user and be private (mode 700)")
+        }
+    }
+
+    private static func changeOwner(_ path: String, to account: ServerAccount) throws {
+        guard chown(path, account.uid, account.gid) == 0 else {
+            throw EmbeddedPostgresError(
+                .directoryUnusable, "cannot give \(path) to \(account.name): \(String(cString: strerror(errno)))")
+        }
+    }
+}

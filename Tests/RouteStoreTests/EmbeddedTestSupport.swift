@@ -1,0 +1,67 @@
+import Foundation
+import RouteStore
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Helpers shared by the embedded-cluster tests: scratch directories and a `psql` runner, so the tests check
+/// the cluster the way an outside client sees it.
+enum EmbeddedTestSupport {
+    /// A fresh directory under /tmp; as root, searchable by the `postgres` user like a normal checkout.
+    static func scratchDirectory(mode: mode_t = 0o711) throws -> String {
+        var template = Array("/tmp/embedded-test-XXXXXX".utf8CString)
+        let made = try #require(mkdtemp(&template))
+        let path = String(cString: made)
+        chmod(path, mode)
+        return path
+    }
+
+    /// A cluster configured for speed (tests do not need durability), with notices collected.
+    static func cluster(at dataDirectory: String, notices: NoticeLog? = nil) -> EmbeddedPostgres {
+        EmbeddedPostgres(
+            configuration: .init(
+                dataDirectory: dataDirectory, durable: false, notice: { notices?.append($0) }))
+    }
+
+    /// Runs `psql` against `uri` and returns its unaligned, tuples-only output; throws with stderr on failure.
+    @discardableResult
+    static func psql(_ uri: String, _ sql: String) throws -> String {
+        let binaries = try PostgresBinaries.locate()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binaries.path("psql"))
+        process.arguments = ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c", sql]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PSQLFailure(message: String(decoding: errorData, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct PSQLFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { "psql failed: \(message)" }
+    }
+
+    /// Stops the cluster (if it runs) and removes its directory; for `defer` blocks.
+    static func discard(_ cluster: EmbeddedPostgres, directory: String) {
+        try? cluster.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Collects the notes a cluster prints for the operator, so tests can assert on them.
+final class NoticeLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
