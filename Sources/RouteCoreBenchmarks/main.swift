@@ -7,6 +7,11 @@ import RouteCore
 // `--linear` also measures the reference linear scan, to show what the index buys.
 
 let measureLinear = CommandLine.arguments.contains("--linear")
+// `--rules N` measures one size only (for profiling).
+let sizes =
+    CommandLine.arguments.firstIndex(of: "--rules").flatMap { index in
+        CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }.map { [$0] }
+    } ?? [100, 1_000, 10_000]
 
 /// Runs `body` over the URL sample until at least `minimum` nanoseconds have passed; returns ns/decision.
 func measure(_ urls: [LinkURL], minimum: UInt64 = 400_000_000, _ body: (LinkURL) -> Int?) -> (Double, Int) {
@@ -37,7 +42,7 @@ func format(_ value: Double, decimals: Int) -> String {
 print("routereg-bench: first-match decisions on one core")
 print(pad("rules", 7) + pad("ns/decision", 14) + pad("decisions/s", 14) + (measureLinear ? pad("linear ns", 12) : ""))
 var results: [Int: Double] = [:]
-for count in [100, 1_000, 10_000] {
+for count in sizes {
     let corpus = BenchmarkCorpus(ruleCount: count)
     let ruleSet = RuleSet(rules: corpus.rules)
     for url in corpus.urls where ruleSet.firstMatch(url) != ruleSet.firstMatchLinear(url) {

@@ -8,8 +8,9 @@ final class CompiledPattern: Sendable {
     /// The flattened form for the hot path; nil when a user variable offers alternatives, which needs the
     /// general matcher over `tokens`.
     let program: PatternProgram?
-    /// The literal bytes every matching subject starts with (used to index rules).
-    let literalPrefix: [UInt8]
+    /// What every matching subject starts with, for the prefix index: bytes (0...255), and
+    /// `PrefixTrie.anyScalar` for a fixed-width wildcard (`?`, `$(digit)`, each letter of `$(lang)`…).
+    let indexKey: [Int16]
     /// Whether the pattern matches "" (a missing query item counts as empty).
     let matchesEmpty: Bool
 
@@ -23,8 +24,22 @@ final class CompiledPattern: Sendable {
     init(tokens: [PatternToken]) {
         self.tokens = tokens
         program = PatternProgram(tokens)
-        if case .literal(let bytes)? = tokens.first { literalPrefix = bytes } else { literalPrefix = [] }
+        indexKey = Self.indexKey(tokens)
         matchesEmpty = [UInt8]().withUnsafeBufferPointer { Self.generalMatch(tokens, $0) }
+    }
+
+    /// The fixed-width start of `tokens`, up to the first star, tail or user variable.
+    private static func indexKey(_ tokens: [PatternToken]) -> [Int16] {
+        var key: [Int16] = []
+        for token in tokens {
+            switch token {
+            case .literal(let bytes): key += bytes.map { Int16($0) }
+            case .anyCharacter, .characterClass: key.append(PrefixTrie.anyScalar)
+            case .twoLetterCode: key += [PrefixTrie.anyScalar, PrefixTrie.anyScalar]
+            case .anyRun, .subpathTail, .oneOf: return key
+            }
+        }
+        return key
     }
 
     /// Splits a pattern into tokens; `$(name)` becomes a variable when `variables` knows it (user values are

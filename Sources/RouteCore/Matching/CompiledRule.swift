@@ -44,6 +44,8 @@ final class CompiledRule: Sendable {
             return true
         case .string(let pattern)?:
             return pattern.matches(subject.query(form))
+        case .items(let wanted)? where form.index == 0:
+            return subject.withRawQuery { Self.rawItemsMatch(wanted, $0) }
         case .items(let wanted)?:
             let items = subject.queryItems(form)
             return items.bytes.withUnsafeBufferPointer { bytes in
@@ -60,5 +62,37 @@ final class CompiledRule: Sendable {
                 return true
             }
         }
+    }
+
+    /// The `.items` check on the query as written, scanning it in place: the common case (every rule in
+    /// the default form, e.g. the fallback-marker exclusion) allocates nothing.
+    private static func rawItemsMatch(
+        _ wanted: [(name: [UInt8], pattern: CompiledPattern)], _ query: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        for (name, pattern) in wanted {
+            var seen = false
+            var start = 0
+            while start <= query.count {
+                var end = start
+                while end < query.count && query[end] != UInt8(ascii: "&") { end += 1 }
+                if end > start {
+                    var equals = start
+                    while equals < end && query[equals] != UInt8(ascii: "=") { equals += 1 }
+                    if equals - start == name.count
+                        && name.withUnsafeBufferPointer({ name in
+                            (0..<name.count).allSatisfy { name[$0] == query[start + $0] }
+                        })
+                    {
+                        seen = true
+                        let valueStart = min(equals + 1, end)
+                        let value = UnsafeBufferPointer(rebasing: query[valueStart..<end])
+                        if !pattern.matches(value) { return false }
+                    }
+                }
+                start = end + 1
+            }
+            if !seen && !pattern.matchesEmpty { return false }
+        }
+        return true
     }
 }

@@ -87,9 +87,13 @@ struct MatchSubject {
         if form.decoded {
             bytes = TextForms.canonicalPath(TextForms.percentDecoded(Array(url.path.utf8)))
         } else {
-            bytes = TextForms.canonicalPath(url.path.utf8)
+            var path = url.path
+            bytes = path.withUTF8 { TextForms.canonicalPath($0) }
         }
-        if form.folded { bytes = TextForms.folded(bytes) }
+        if form.folded {
+            // Folding keeps every '/' in place, so the folded canonical path is the canonical folded path.
+            bytes = TextForms.folded(bytes)
+        }
         paths[form] = bytes
         return bytes
     }
@@ -109,6 +113,12 @@ struct MatchSubject {
             Array((url.fragment ?? "").utf8), decoded: form.decoded, folded: form.folded)
         fragments[form] = bytes
         return bytes
+    }
+
+    /// Calls `body` with the query as written (empty when absent), without copying it.
+    func withRawQuery<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard var query = url.query else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return query.withUTF8(body)
     }
 
     /// The query items in `form`.

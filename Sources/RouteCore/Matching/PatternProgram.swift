@@ -1,6 +1,6 @@
 /// A deterministic pattern flattened for the hot path: plain-data instructions over one literal pool, so
 /// matching touches no reference counts and allocates nothing.
-struct PatternProgram: Sendable, Hashable {
+final class PatternProgram: Sendable {
     /// One instruction. `start`/`count` locate a literal in `bytes`; for `code` `start` picks the code set.
     struct Op: Sendable, Hashable {
         var kind: Kind

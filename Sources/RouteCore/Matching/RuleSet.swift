@@ -23,11 +23,11 @@ public struct RuleSet: Sendable {
         let variables = SubstitutionVariables(substitutionVariables)
         self.rules = rules
         compiled = rules.map { CompiledRule($0, variables: variables) }
-        var entries: [[(prefix: [UInt8], rule: Int)]] = [[], [], [], []]
+        var entries: [[(key: [Int16], rule: Int)]] = [[], [], [], []]
         var unindexed: [Int32] = []
         for (index, rule) in compiled.enumerated() {
             if let path = rule.path {
-                entries[rule.form.index].append((path.literalPrefix, index))
+                entries[rule.form.index].append((path.indexKey, index))
             } else {
                 unindexed.append(Int32(index))
             }

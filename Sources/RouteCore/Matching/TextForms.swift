@@ -44,7 +44,10 @@ enum TextForms {
     /// folding the whole). Invalid UTF-8 is only ASCII-folded.
     static func folded(_ bytes: [UInt8]) -> [UInt8] {
         if bytes.allSatisfy({ $0 < 0x80 }) {
-            return bytes.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
+            return [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+                for (index, byte) in bytes.enumerated() { out[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
+                count = bytes.count
+            }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return bytes.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 | 0x20 : $0 }
@@ -59,14 +62,21 @@ enum TextForms {
 
     /// The canonical form of a URL path: a leading `/`, no repeated `/`, no trailing `/` except for the root
     /// path, which is `/` (so "" and "/" are the same path, and so are `/buy` and `/buy/`).
-    static func canonicalPath<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "/")]
-        out.reserveCapacity(bytes.count + 1)
-        for byte in bytes where !(byte == UInt8(ascii: "/") && out.last == UInt8(ascii: "/")) {
-            out.append(byte)
+    static func canonicalPath(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count + 1) { out, count in
+            out[0] = UInt8(ascii: "/")
+            var n = 1
+            for byte in bytes where !(byte == UInt8(ascii: "/") && out[n - 1] == UInt8(ascii: "/")) {
+                out[n] = byte
+                n += 1
+            }
+            while n > 1 && out[n - 1] == UInt8(ascii: "/") { n -= 1 }
+            count = n
         }
-        while out.count > 1, out.last == UInt8(ascii: "/") { out.removeLast() }
-        return out
+    }
+
+    static func canonicalPath(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { canonicalPath($0) }
     }
 
     /// `bytes` percent-decoded and/or folded.
