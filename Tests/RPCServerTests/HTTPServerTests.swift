@@ -135,6 +135,27 @@ struct HTTPServerTests {
         #expect(try server.client().request("GET", "/healthz").status == 200)
     }
 
+    @Test("the per-IP connection limit turns away a third connection")
+    func perIPLimit() throws {
+        let server = try TestServer(configure: { $0.perIPConnectionLimit = 2 })
+        defer { server.stop() }
+        let first = try server.client()
+        let second = try server.client()
+        #expect(try first.request("GET", "/healthz").status == 200)
+        #expect(try second.request("GET", "/healthz").status == 200)
+        #expect(throws: (any Error).self) { try server.client().request("GET", "/healthz") }
+        #expect(try first.request("GET", "/healthz").status == 200)
+    }
+
+    @Test("an idle connection is closed after the connection timeout")
+    func idleTimeout() throws {
+        let server = try TestServer(configure: { $0.connectionTimeoutSeconds = 1 })
+        defer { server.stop() }
+        let client = try server.client()
+        #expect(try client.request("GET", "/healthz").status == 200)
+        #expect(client.isClosedByPeer())
+    }
+
     @Test("stop() is idempotent and frees the port")
     func stopTwice() throws {
         let server = try TestServer()

@@ -9,9 +9,7 @@ public struct RequestLog: Sendable {
 
     /// Writes each line with one `write(2)` so lines from different threads never interleave.
     public static let standardError = RequestLog { line in
-        var data = Array(line.utf8)
-        data.append(UInt8(ascii: "\n"))
-        data.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// Drops every line.
