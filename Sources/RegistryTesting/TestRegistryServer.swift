@@ -16,6 +16,7 @@ public final class TestRegistryServer: Sendable {
     public let database: TestDatabase
     public let service: RegistryService
     public let server: RegistryServer
+    public let runtime: RegistryRuntime
     private let pool: Database
 
     /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
@@ -23,12 +24,12 @@ public final class TestRegistryServer: Sendable {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
         pool = Database(url: database.url, poolSize: 4)
-        _ = try MigrationRunner.bundled().run(on: pool)
         service = RegistryService(
             store: Store(database: pool),
             options: RegistryService.Options(
                 snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8))))
-        service.start()
+        runtime = RegistryRuntime(service: service, databaseURL: database.url)
+        try runtime.start()
         server = RegistryServer(
             service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
             log: .silent)
@@ -41,6 +42,7 @@ public final class TestRegistryServer: Sendable {
     /// Stops the HTTP server and closes the pool (the database stays, for `drop()` or a second server).
     public func stop() {
         server.stop()
+        runtime.stop()
         pool.close()
     }
 

@@ -35,18 +35,8 @@ extension ServeCommand {
                 bootstrapAdminSHA256: adminSecret.map { SHA256.hex(Array($0.utf8)) },
                 log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }))
 
-        let migrated = migrate(database)
-        if !(migrated && service.start()) {
-            if !migrated { service.start() }
-            note("database unavailable: serving the last persisted snapshot; retrying in the background")
-            retryUntilReady(database: database, service: service)
-        }
-
-        let listener = ChangeListener(
-            url: databaseURL,
-            onChange: { _ in refresh(service) },
-            onReconnect: { refresh(service) })
-        listener.start(timeout: .seconds(2))
+        let runtime = RegistryRuntime(service: service, databaseURL: databaseURL, log: { note($0) })
+        try runtime.start()
 
         let address = HTTPServerConfiguration.listenAddress(options.listen)!
         let server = RegistryServer(
@@ -61,42 +51,9 @@ extension ServeCommand {
         waitForTermination()
         note("shutting down")
         server.stop()
-        listener.stop()
+        runtime.stop()
         database.close()
         if let embedded { try? embedded.stop() }
-    }
-
-    private static func refresh(_ service: RegistryService) {
-        do { try service.refreshSnapshot() } catch {
-            note("snapshot refresh failed: \(error)")
-        }
-    }
-
-    /// Applies pending migrations; false when the database is unreachable. A changed migration is fatal.
-    private static func migrate(_ database: Database) -> Bool {
-        do {
-            let applied = try MigrationRunner.bundled().run(on: database)
-            if !applied.isEmpty { note("applied migrations: \(applied.joined(separator: ", "))") }
-            return true
-        } catch let error as StoreError where error.isConnectionFailure || error.code == .poolTimeout {
-            return false
-        } catch {
-            note("migrations failed: \(error)")
-            exit(1)
-        }
-    }
-
-    /// Keeps trying to migrate and load the snapshot until the database answers.
-    private static func retryUntilReady(database: Database, service: RegistryService) {
-        Thread.detachNewThread {
-            while true {
-                Thread.sleep(forTimeInterval: 1)
-                if migrate(database), (try? service.refreshSnapshot(force: true)) != nil {
-                    note("database reachable: snapshot loaded")
-                    return
-                }
-            }
-        }
     }
 
     /// The bootstrap admin secret: `ROUTEREG_ADMIN_TOKEN`, or in embedded mode one generated once into

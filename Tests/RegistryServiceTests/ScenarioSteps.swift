@@ -1,0 +1,34 @@
+import Foundation
+import RegistryTesting
+
+/// The Badoo registry up to a published 5.11.0 (DESIGN.md §6 steps 1–2), for tests that need a live registry.
+func seedBadoo(_ server: TestRegistryServer) async throws {
+    _ = try await server.result(
+        "Apps.Create", ["app": ["id": "badoo", "ios": ["appIds": ["ABCDE12345.com.badoo.Badoo"]]]])
+    _ = try await server.result("Domains.Create", ["domain": ["host": "m.badoo.com", "apps": ["badoo"]]])
+    _ = try await server.result(
+        "Routes.Create",
+        ["app": "badoo", "route": ["id": "profile", "pattern": ["path": "/u/*"], "platforms": ["ios": ["since": "5.0"]]]])
+    _ = try await server.result(
+        "Routes.Create",
+        [
+            "app": "badoo",
+            "route": ["id": "lookalikes", "pattern": ["path": "/l/a/*"], "platforms": ["ios": ["since": "5.12.0"]]],
+        ])
+    _ = try await server.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.11.0"])
+}
+
+/// The error code of a JSON-RPC response, or nil when it succeeded.
+func errorCode(_ response: [String: Any]) -> Int? {
+    (response["error"] as? [String: Any])?.int("code")
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.
+func eventually(within timeout: Duration, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
