@@ -15,13 +15,16 @@ extension RegistryService {
         Resource(
             stored.value,
             meta: ResourceMeta(
-                name: "domains/\(stored.value.host)", etag: stored.etag, createTime: Timestamp.string(stored.createTime),
+                name: "domains/\(stored.value.host)", etag: stored.etag,
+                createTime: Timestamp.string(stored.createTime),
                 updateTime: Timestamp.string(stored.updateTime)))
     }
 
     public func createApp(_ app: App, by caller: Caller) throws(RegistryError) -> Resource<App> {
         try ModelValidation.app(app)
-        return try write(caller, method: API.AppsCreate.name, resource: "apps/\(app.id)", cause: "Apps.Create \(app.id)") {
+        return try write(
+            caller, method: API.AppsCreate.name, resource: "apps/\(app.id)", cause: "Apps.Create \(app.id)"
+        ) {
             tx in
             let stored = try self.store.apps.create(app, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
@@ -46,7 +49,9 @@ extension RegistryService {
 
     public func updateApp(_ app: App, etag: String?, by caller: Caller) throws(RegistryError) -> Resource<App> {
         try ModelValidation.app(app)
-        return try write(caller, method: API.AppsUpdate.name, resource: "apps/\(app.id)", cause: "Apps.Update \(app.id)") {
+        return try write(
+            caller, method: API.AppsUpdate.name, resource: "apps/\(app.id)", cause: "Apps.Update \(app.id)"
+        ) {
             tx in
             let before = try self.store.apps.get(app.id, in: tx)
             let stored = try self.store.apps.update(app, expectedEtag: etag, in: tx)
@@ -71,7 +76,9 @@ extension RegistryService {
         domain.host = domain.host.lowercased()
         try ModelValidation.domain(domain)
         let host = domain.host
-        return try write(caller, method: API.DomainsCreate.name, resource: "domains/\(host)", cause: "Domains.Create \(host)") {
+        return try write(
+            caller, method: API.DomainsCreate.name, resource: "domains/\(host)", cause: "Domains.Create \(host)"
+        ) {
             tx in
             for app in domain.apps where try self.store.apps.get(app, in: tx) == nil {
                 throw RegistryError(
@@ -81,7 +88,9 @@ extension RegistryService {
             if let target = domain.aliasOf, try self.store.domains.get(target, in: tx) == nil {
                 throw RegistryError(
                     .failedPrecondition, "domains/\(target) does not exist",
-                    fieldViolations: [FieldViolation(field: "domain.aliasOf", description: "domains/\(target) does not exist")])
+                    fieldViolations: [
+                        FieldViolation(field: "domain.aliasOf", description: "domains/\(target) does not exist")
+                    ])
             }
             let stored = try self.store.domains.create(domain, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
@@ -97,7 +106,8 @@ extension RegistryService {
         }
     }
 
-    public func listDomains(app: String?, _ page: RouteCore.PageRequest) throws(RegistryError) -> API.DomainsList.Output {
+    public func listDomains(app: String?, _ page: RouteCore.PageRequest) throws(RegistryError) -> API.DomainsList.Output
+    {
         try mapped {
             if let app {
                 // Domains per app are few: filter the full list rather than paging a join.
@@ -112,7 +122,9 @@ extension RegistryService {
 
     public func deleteDomain(_ host: String, etag: String?, by caller: Caller) throws(RegistryError) {
         let host = host.lowercased()
-        _ = try write(caller, method: API.DomainsDelete.name, resource: "domains/\(host)", cause: "Domains.Delete \(host)") {
+        _ = try write(
+            caller, method: API.DomainsDelete.name, resource: "domains/\(host)", cause: "Domains.Delete \(host)"
+        ) {
             tx in
             if let alias = try self.store.domains.all(in: tx).first(where: { $0.value.aliasOf == host }) {
                 throw RegistryError.failedPrecondition(

@@ -54,7 +54,8 @@ extension RegistryService {
             return API.AssociationsListRevisions.Output(
                 revisions: result.items.map {
                     RevisionSummary(
-                        revision: $0.number, etag: $0.etag, cause: $0.cause, createTime: Timestamp.string($0.createTime))
+                        revision: $0.number, etag: $0.etag, cause: $0.cause, createTime: Timestamp.string($0.createTime)
+                    )
                 }, nextPageToken: result.nextPageToken ?? "")
         }
     }
@@ -70,17 +71,21 @@ extension RegistryService {
     }
 
     /// A dry run of a publish or retire: the documents it would produce, their diff and lint. Writes nothing.
-    public func preview(_ input: API.AssociationsPreview.Input) throws(RegistryError) -> API.AssociationsPreview.Output {
+    public func preview(_ input: API.AssociationsPreview.Input) throws(RegistryError) -> API.AssociationsPreview.Output
+    {
         let current = snapshot
         var registry = current.registry
-        guard registry.apps.contains(where: { $0.id == input.app }) else { throw RegistryError.notFound("apps/\(input.app)") }
+        guard registry.apps.contains(where: { $0.id == input.app }) else {
+            throw RegistryError.notFound("apps/\(input.app)")
+        }
         let state: ReleaseState = input.action == .publish ? .live : .retired
         if let index = registry.releases.firstIndex(where: {
             $0.app == input.app && $0.platform == input.platform && $0.version == input.version
         }) {
             registry.releases[index].state = state
         } else if input.action == .publish {
-            registry.releases.append(Release(app: input.app, platform: input.platform, version: input.version, state: .live))
+            registry.releases.append(
+                Release(app: input.app, platform: input.platform, version: input.version, state: .live))
         } else {
             throw RegistryError.notFound(
                 "apps/\(input.app)/platforms/\(input.platform.rawValue)/releases/\(input.version)")
@@ -96,7 +101,8 @@ extension RegistryService {
                 let diff: DocumentDiff
                 do {
                     diff = try DocumentDiff(
-                        from: served?.bytes ?? Self.emptyDocument(kind), to: file.bytes, assetlinks: kind == .assetlinks)
+                        from: served?.bytes ?? Self.emptyDocument(kind), to: file.bytes, assetlinks: kind == .assetlinks
+                    )
                 } catch { throw RegistryError.internal() }
                 documents.append(
                     API.AssociationsPreview.Document(
@@ -141,7 +147,8 @@ extension RegistryService {
                     .success(
                         API.AssociationsWatch.Output(
                             host: host, kind: kind, revision: document.revision, etag: document.etag,
-                            notModified: notModified, document: notModified ? nil : try Self.decodeDocument(document.bytes))))
+                            notModified: notModified,
+                            document: notModified ? nil : try Self.decodeDocument(document.bytes))))
             } catch {
                 complete(.failure(error))
             }

@@ -36,7 +36,8 @@ extension RegistryService {
             if let before, try self.store.routes.get(app: app, id: before, in: tx) == nil {
                 throw RegistryError(
                     .notFound, "apps/\(app)/routes/\(before) not found",
-                    fieldViolations: [FieldViolation(field: "before", description: "no route \(before) in apps/\(app)")])
+                    fieldViolations: [FieldViolation(field: "before", description: "no route \(before) in apps/\(app)")]
+                )
             }
             let stored = try self.store.routes.create(route, app: app, before: before, in: tx)
             return Mutation(
@@ -88,21 +89,26 @@ extension RegistryService {
             updated.switchedOff = before.value.switchedOff
             let stored = try self.store.routes.update(updated, app: app, expectedEtag: etag, in: tx)
             return Mutation(
-                value: try self.routeResource(app: app, id: route.id, in: tx), before: before.value, after: stored.value)
+                value: try self.routeResource(app: app, id: route.id, in: tx), before: before.value, after: stored.value
+            )
         }.value
     }
 
     public func deleteRoute(app: String, id: String, etag: String?, by caller: Caller) throws(RegistryError) {
         _ = try write(
-            caller, method: API.RoutesDelete.name, resource: "apps/\(app)/routes/\(id)", cause: "Routes.Delete \(app)/\(id)"
+            caller, method: API.RoutesDelete.name, resource: "apps/\(app)/routes/\(id)",
+            cause: "Routes.Delete \(app)/\(id)"
         ) { tx in
             let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
             return Mutation(value: (), before: stored.value, after: nil)
         }
     }
 
-    public func reorderRoutes(app: String, order: [String], by caller: Caller) throws(RegistryError) -> [RouteResource] {
-        try write(caller, method: API.RoutesReorder.name, resource: "apps/\(app)/routes", cause: "Routes.Reorder \(app)") {
+    public func reorderRoutes(app: String, order: [String], by caller: Caller) throws(RegistryError) -> [RouteResource]
+    {
+        try write(
+            caller, method: API.RoutesReorder.name, resource: "apps/\(app)/routes", cause: "Routes.Reorder \(app)"
+        ) {
             tx in
             try self.requireApp(app, in: tx)
             let current = try self.store.routes.all(app: app, in: tx).map(\.value.id)
@@ -120,7 +126,9 @@ extension RegistryService {
     public func switchRoute(
         off: Bool, app: String, id: String, platform: Platform, versions: [Version], reason: String?, by caller: Caller
     ) throws(RegistryError) -> RouteResource {
-        guard !versions.isEmpty else { throw RegistryError.invalidArgument(field: "versions", "must name at least one version") }
+        guard !versions.isEmpty else {
+            throw RegistryError.invalidArgument(field: "versions", "must name at least one version")
+        }
         let method = off ? API.RoutesSwitchOff.name : API.RoutesSwitchOn.name
         let list = versions.map(\.description).joined(separator: ",")
         return try write(

@@ -44,7 +44,9 @@ extension RegistryService {
         let id = "tok_" + Self.randomHex(bytes: 8)
         let secret = "rr_" + Self.randomHex(bytes: 32)
         let hash = Data(SHA256.digest(Array(secret.utf8)))
-        let stored = try write(caller, method: API.TokensCreate.name, resource: "tokens/\(id)", cause: "Tokens.Create \(id)") {
+        let stored = try write(
+            caller, method: API.TokensCreate.name, resource: "tokens/\(id)", cause: "Tokens.Create \(id)"
+        ) {
             tx in
             let stored = try self.store.tokens.create(
                 id: id, role: token.role, secretSHA256: hash, displayName: token.displayName, in: tx)
@@ -56,7 +58,8 @@ extension RegistryService {
     public func listTokens(_ page: RouteCore.PageRequest) throws(RegistryError) -> API.TokensList.Output {
         try mapped {
             let result = try store.read { tx in try store.tokens.list(page.store, in: tx) }
-            return API.TokensList.Output(tokens: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+            return API.TokensList.Output(
+                tokens: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
         }
     }
 

@@ -27,7 +27,8 @@ extension RegistryService {
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
         let outcome: WriteOutcome<Value> = try mapped {
-            try store.write(actor: caller.actor, method: method, resource: resource, requestID: caller.requestID) { tx in
+            try store.write(actor: caller.actor, method: method, resource: resource, requestID: caller.requestID) {
+                tx in
                 let mutation = try body(tx)
                 let (revisions, lint) = try regenerate(cause: cause, in: tx)
                 return WriteResult(
@@ -63,14 +64,16 @@ extension RegistryService {
                 let documentKind: DocumentKind = kind == .aasa ? .aasa : .assetlinks
                 if let latest, latest.etag == generated.etag {
                     refs.append(
-                        RevisionRef(host: host, kind: documentKind, revision: latest.number, etag: latest.etag, changed: false))
+                        RevisionRef(
+                            host: host, kind: documentKind, revision: latest.number, etag: latest.etag, changed: false))
                     continue
                 }
                 let stored = try store.revisions.append(
                     host: host, kind: kind, bytes: generated.bytes, etag: generated.etag, cause: cause,
                     liveVersions: try SQLJSON(encoding: LiveVersions(registry)), in: tx)
                 refs.append(
-                    RevisionRef(host: host, kind: documentKind, revision: stored.number, etag: stored.etag, changed: true))
+                    RevisionRef(
+                        host: host, kind: documentKind, revision: stored.number, etag: stored.etag, changed: true))
             }
         }
         return (refs, lint)

@@ -77,7 +77,9 @@ public final class TestRegistryServer: Sendable {
     }
 
     /// POSTs raw bytes to /rpc.
-    public func post(_ body: Data, token: String? = TestRegistryServer.adminToken) async throws -> (Data, HTTPURLResponse) {
+    public func post(_ body: Data, token: String? = TestRegistryServer.adminToken) async throws -> (
+        Data, HTTPURLResponse
+    ) {
         var request = URLRequest(url: baseURL.appendingPathComponent("rpc"))
         request.httpMethod = "POST"
         request.httpBody = body
@@ -87,7 +89,9 @@ public final class TestRegistryServer: Sendable {
     }
 
     /// GETs `path` with an optional `Host` and `If-None-Match`.
-    public func get(_ path: String, host: String? = nil, ifNoneMatch: String? = nil) async throws -> (Data, HTTPURLResponse) {
+    public func get(_ path: String, host: String? = nil, ifNoneMatch: String? = nil) async throws -> (
+        Data, HTTPURLResponse
+    ) {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         if let host { request.setValue(host, forHTTPHeaderField: "Host") }
         if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }

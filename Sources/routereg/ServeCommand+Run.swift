@@ -26,7 +26,8 @@ extension ServeCommand {
             note("embedded PostgreSQL running under \(dataDirectory.path)")
         }
 
-        let adminSecret = try adminToken(environment: environment, dataDirectory: dataDirectory, embedded: embedded != nil)
+        let adminSecret = try adminToken(
+            environment: environment, dataDirectory: dataDirectory, embedded: embedded != nil)
         let database = Database(url: databaseURL, poolSize: options.poolSize)
         let service = RegistryService(
             store: Store(database: database),
@@ -41,7 +42,8 @@ extension ServeCommand {
         let address = HTTPServerConfiguration.listenAddress(options.listen)!
         let server = RegistryServer(
             service: service,
-            configuration: HTTPServerConfiguration(host: address.host, port: address.port, threadPoolSize: options.threads),
+            configuration: HTTPServerConfiguration(
+                host: address.host, port: address.port, threadPoolSize: options.threads),
             cacheMaxAge: options.cacheMaxAge, log: options.quiet ? .silent : .standardError)
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
@@ -58,18 +60,21 @@ extension ServeCommand {
 
     /// The bootstrap admin secret: `ROUTEREG_ADMIN_TOKEN`, or in embedded mode one generated once into
     /// `<data-dir>/admin-token` (mode 600), whose path is printed.
-    private static func adminToken(environment: [String: String], dataDirectory: URL, embedded: Bool) throws -> String? {
+    private static func adminToken(environment: [String: String], dataDirectory: URL, embedded: Bool) throws -> String?
+    {
         if let token = environment["ROUTEREG_ADMIN_TOKEN"], !token.isEmpty { return token }
         guard embedded else { return nil }
         let file = dataDirectory.appendingPathComponent("admin-token")
-        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines),
             !existing.isEmpty
         {
             note("admin token: \(file.path)")
             return existing
         }
         var generator = SystemRandomNumberGenerator()
-        let secret = "rr_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let secret =
+            "rr_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         guard
             FileManager.default.createFile(
                 atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])

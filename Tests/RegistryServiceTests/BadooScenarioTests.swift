@@ -21,11 +21,18 @@ import Testing
         // 2. profile since 5.0, help excluded (before profile, so the exclusion guards it), publish 5.11.0.
         _ = try await server.result(
             "Routes.Create",
-            ["app": "badoo", "route": ["id": "profile", "pattern": ["path": "/u/*"], "platforms": ["ios": ["since": "5.0"]]]])
+            [
+                "app": "badoo",
+                "route": ["id": "profile", "pattern": ["path": "/u/*"], "platforms": ["ios": ["since": "5.0"]]],
+            ])
         _ = try await server.result(
             "Routes.Create",
-            ["app": "badoo", "before": "profile", "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"]])
-        let first = try await server.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.11.0"])
+            [
+                "app": "badoo", "before": "profile",
+                "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"],
+            ])
+        let first = try await server.result(
+            "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.11.0"])
         #expect(first.object("release")?.string("state") == "live")
 
         // 3. The AASA: marker exclusion first, /help/* excluded, /u/*; no /l/a/*.
@@ -47,14 +54,17 @@ import Testing
             "Routes.Create",
             [
                 "app": "badoo",
-                "route": ["id": "lookalikes", "pattern": ["path": "/l/a/*"], "platforms": ["ios": ["since": "5.12.0"]]],
+                "route": [
+                    "id": "lookalikes", "pattern": ["path": "/l/a/*"], "platforms": ["ios": ["since": "5.12.0"]],
+                ],
             ])
         let unchanged = try await server.result("Associations.Get", ["host": "m.badoo.com"])
         #expect(unchanged.int("revision") == revision1.int("revision"))
         #expect(unchanged.string("etag") == revision1.string("etag"))
 
         // 5. Publish 5.12.0: a new revision with /l/a/*; 5.11.0 falls back, 5.12.0 opens.
-        let second = try await server.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
+        let second = try await server.result(
+            "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
         let changed = second.array("revisions").compactMap { $0 as? [String: Any] }
             .first { $0.string("host") == "m.badoo.com" && $0.string("kind") == "aasa" }
         #expect(changed?["changed"] as? Bool == true)
@@ -64,14 +74,16 @@ import Testing
         #expect(revision2.string("cause") == "Releases.Publish ios 5.12.0")
 
         let old = try await server.result(
-            "CanOpen.Check", ["app": "badoo", "platform": "ios", "version": "5.11.0", "url": "https://m.badoo.com/l/a/42"],
+            "CanOpen.Check",
+            ["app": "badoo", "platform": "ios", "version": "5.11.0", "url": "https://m.badoo.com/l/a/42"],
             token: nil)
         #expect(old.string("decision") == "open_in_browser")
         #expect(old.string("reason") == "unsupported_version")
         #expect(old.string("fallbackUrl") == "https://m.badoo.com/l/a/42?ul_fallback=1")
         #expect(old.string("supportedSince") == "5.12.0")
         let new = try await server.result(
-            "CanOpen.Check", ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/42"],
+            "CanOpen.Check",
+            ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/42"],
             token: nil)
         #expect(new.string("decision") == "open_in_app")
         #expect(new.string("route") == "lookalikes")
@@ -79,9 +91,13 @@ import Testing
         // 6. 5.12.0 crashes on lookalikes: switch it off; 5.12.0 falls back, the AASA drops /l/a/*.
         _ = try await server.result(
             "Routes.SwitchOff",
-            ["app": "badoo", "route": "lookalikes", "platform": "ios", "versions": ["5.12.0"], "reason": "crash in 5.12.0"])
+            [
+                "app": "badoo", "route": "lookalikes", "platform": "ios", "versions": ["5.12.0"],
+                "reason": "crash in 5.12.0",
+            ])
         let killed = try await server.result(
-            "CanOpen.Check", ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/42"],
+            "CanOpen.Check",
+            ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/42"],
             token: nil)
         #expect(killed.string("decision") == "open_in_browser")
         #expect(killed.string("reason") == "switched_off")
@@ -91,14 +107,18 @@ import Testing
         #expect(!componentPaths(revision3.object("document") ?? [:]).contains("/l/a/*"))
         let diff = try await server.result(
             "Associations.Diff",
-            ["host": "m.badoo.com", "fromRevision": revision2.int("revision")!, "toRevision": revision3.int("revision")!])
+            [
+                "host": "m.badoo.com", "fromRevision": revision2.int("revision")!,
+                "toRevision": revision3.int("revision")!,
+            ])
         #expect(diff.array("added").isEmpty)
         #expect(diff.array("changed").isEmpty)
         let removed = diff.array("removed").compactMap { ($0 as? [String: Any])?.object("rule")?.string("/") }
         #expect(removed == ["/l/a/*"])
 
         // 7. Retire 5.11.0; the audit log shows every step and its author.
-        let retired = try await server.result("Releases.Retire", ["app": "badoo", "platform": "ios", "version": "5.11.0"])
+        let retired = try await server.result(
+            "Releases.Retire", ["app": "badoo", "platform": "ios", "version": "5.11.0"])
         #expect(retired.object("release")?.string("state") == "retired")
         let audit = try await server.result("Audit.List", ["pageSize": 100])
         let entries = audit.array("entries").compactMap { $0 as? [String: Any] }

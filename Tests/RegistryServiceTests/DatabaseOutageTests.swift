@@ -10,22 +10,26 @@ import Testing
         let server = try TestRegistryServer(suite: "outage", database: try cluster.makeDatabase(suite: "outage"))
         defer { server.stop() }
         try await seedBadoo(server)
-        let (before, beforeResponse) = try await server.get("/.well-known/apple-app-site-association", host: "m.badoo.com")
+        let (before, beforeResponse) = try await server.get(
+            "/.well-known/apple-app-site-association", host: "m.badoo.com")
         let revision = try await server.result("Associations.Get", ["host": "m.badoo.com"]).int("revision")
 
         try cluster.stop()
 
-        let (during, duringResponse) = try await server.get("/.well-known/apple-app-site-association", host: "m.badoo.com")
+        let (during, duringResponse) = try await server.get(
+            "/.well-known/apple-app-site-association", host: "m.badoo.com")
         #expect(duringResponse.statusCode == 200)
         #expect(during == before)
         #expect(duringResponse.value(forHTTPHeaderField: "ETag") == beforeResponse.value(forHTTPHeaderField: "ETag"))
         let decision = try await server.result(
-            "CanOpen.Check", ["app": "badoo", "platform": "ios", "version": "5.11.0", "url": "https://m.badoo.com/u/7"],
+            "CanOpen.Check",
+            ["app": "badoo", "platform": "ios", "version": "5.11.0", "url": "https://m.badoo.com/u/7"],
             token: nil)
         #expect(decision.string("decision") == "open_in_app")
         #expect(try await server.result("Associations.Get", ["host": "m.badoo.com"]).int("revision") == revision)
         let write = try await server.call(
-            "Routes.Create", ["app": "badoo", "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"]])
+            "Routes.Create",
+            ["app": "badoo", "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"]])
         #expect(errorCode(write) == 14)
         #expect(
             try await eventually(within: .seconds(3)) {
@@ -63,7 +67,8 @@ import Testing
 
         let second = try TestRegistryServer(suite: "restart", database: database, snapshotFile: snapshotFile)
         defer { second.stop() }
-        let (again, againResponse) = try await second.get("/.well-known/apple-app-site-association", host: "m.badoo.com")
+        let (again, againResponse) = try await second.get(
+            "/.well-known/apple-app-site-association", host: "m.badoo.com")
         #expect(againResponse.statusCode == 200)
         #expect(again == served)
         #expect(againResponse.value(forHTTPHeaderField: "ETag") == response.value(forHTTPHeaderField: "ETag"))

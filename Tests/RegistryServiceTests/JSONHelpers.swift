@@ -19,7 +19,8 @@ func componentPaths(_ document: [String: Any]) -> [String] {
 }
 
 func jsonText(_ value: Any) -> String {
-    guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else {
+    guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+    else {
         return "\(value)"
     }
     return String(decoding: data, as: UTF8.self)

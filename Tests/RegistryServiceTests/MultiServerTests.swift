@@ -25,7 +25,8 @@ import Testing
         }
         #expect(caughtUp, "second server still serves the old ETag after \(ContinuousClock.now - start)")
         let decision = try await second.result(
-            "CanOpen.Check", ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/1"],
+            "CanOpen.Check",
+            ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/1"],
             token: nil)
         #expect(decision.string("decision") == "open_in_app")
     }

@@ -8,7 +8,10 @@ func seedBadoo(_ server: TestRegistryServer) async throws {
     _ = try await server.result("Domains.Create", ["domain": ["host": "m.badoo.com", "apps": ["badoo"]]])
     _ = try await server.result(
         "Routes.Create",
-        ["app": "badoo", "route": ["id": "profile", "pattern": ["path": "/u/*"], "platforms": ["ios": ["since": "5.0"]]]])
+        [
+            "app": "badoo",
+            "route": ["id": "profile", "pattern": ["path": "/u/*"], "platforms": ["ios": ["since": "5.0"]]],
+        ])
     _ = try await server.result(
         "Routes.Create",
         [

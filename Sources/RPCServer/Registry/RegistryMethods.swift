@@ -68,7 +68,10 @@ public enum RegistryMethods {
             RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
             RPCMethod(API.AssociationsPreview.self) { _, input in try service.preview(input) },
             RPCMethod.deferred(API.AssociationsWatch.name, access: API.AssociationsWatch.access) {
-                (_: RPCContext, input: API.AssociationsWatch.Input, completion: RPCCompletion<API.AssociationsWatch.Output>)
+                (
+                    _: RPCContext, input: API.AssociationsWatch.Input,
+                    completion: RPCCompletion<API.AssociationsWatch.Output>
+                )
                 in
                 service.watch(input) { result in
                     switch result {

@@ -42,7 +42,8 @@ public final class RegistryServer: Sendable {
         }
         metrics.registerGauge("routereg_document_revision", help: "Latest revision of each served document") {
             service.snapshot.documents.values.sorted { ($0.host, $0.kind.rawValue) < ($1.host, $1.kind.rawValue) }.map {
-                ServerMetrics.Sample(labels: [("host", $0.host), ("kind", $0.kind.rawValue)], value: Double($0.revision))
+                ServerMetrics.Sample(
+                    labels: [("host", $0.host), ("kind", $0.kind.rawValue)], value: Double($0.revision))
             }
         }
         metrics.registerGauge("routereg_db_pool_open_connections", help: "Open database connections") {

@@ -23,7 +23,8 @@ public struct Snapshot: Sendable {
     public let builtAt: Date
 
     public init(
-        registry: Registry, documents: [DocumentKey: ServedDocument], canOpenTables: [CanOpenKey: GeneratedCanOpenTable],
+        registry: Registry, documents: [DocumentKey: ServedDocument],
+        canOpenTables: [CanOpenKey: GeneratedCanOpenTable],
         tokens: [String: TokenGrant], generation: Int64, builtAt: Date = Date()
     ) {
         self.registry = registry
@@ -36,7 +37,8 @@ public struct Snapshot: Sendable {
     }
 
     /// A snapshot of nothing: what a server serves before it has ever reached its database.
-    public static let empty = Snapshot(registry: Registry(), documents: [:], canOpenTables: [:], tokens: [:], generation: 0)
+    public static let empty = Snapshot(
+        registry: Registry(), documents: [:], canOpenTables: [:], tokens: [:], generation: 0)
 
     /// The document served for `host` (lower-cased, aliases resolved by generation), if any.
     public func document(host: String, kind: DocumentKind) -> ServedDocument? {

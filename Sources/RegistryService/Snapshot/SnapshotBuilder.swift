@@ -40,7 +40,8 @@ enum SnapshotBuilder {
 
     private static func activeTokens(_ store: Store, _ tx: Transaction) throws -> [String: TokenGrant] {
         var grants: [String: TokenGrant] = [:]
-        for row in try tx.query("SELECT id, role, encode(secret_sha256, 'hex') AS hash FROM tokens WHERE revoked_at IS NULL")
+        for row in try tx.query(
+            "SELECT id, role, encode(secret_sha256, 'hex') AS hash FROM tokens WHERE revoked_at IS NULL")
         {
             guard let role = Access(rawValue: try row.string("role")) else { continue }
             grants[try row.string("hash")] = TokenGrant(id: try row.string("id"), role: role)

@@ -31,7 +31,9 @@ enum SnapshotFile {
         decoder.dateDecodingStrategy = .iso8601
         guard let contents = try? decoder.decode(Contents.self, from: data), contents.format == 1 else { return nil }
         var documents: [DocumentKey: ServedDocument] = [:]
-        for document in contents.documents { documents[DocumentKey(host: document.host, kind: document.kind)] = document }
+        for document in contents.documents {
+            documents[DocumentKey(host: document.host, kind: document.kind)] = document
+        }
         // Generation 0: any snapshot read from the database later is newer than this one.
         return Snapshot(
             registry: contents.registry, documents: documents,

@@ -68,7 +68,8 @@ public final class SnapshotHolder: Sendable {
             complete(current.documents[key])
             return
         }
-        let nanoseconds = Int(timeout.components.seconds) * 1_000_000_000
+        let nanoseconds =
+            Int(timeout.components.seconds) * 1_000_000_000
             + Int(timeout.components.attoseconds / 1_000_000_000)
         timers.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [self] in
             let expired = state.withLock { state -> Watcher? in state.watchers.removeValue(forKey: id) }

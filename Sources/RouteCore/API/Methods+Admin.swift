@@ -99,7 +99,9 @@ extension API {
             public var action: RouteAction
             public var supportedSince: Version?
             public var cells: [Cell]
-            public init(route: String, pattern: URLPattern, action: RouteAction, supportedSince: Version?, cells: [Cell]) {
+            public init(
+                route: String, pattern: URLPattern, action: RouteAction, supportedSince: Version?, cells: [Cell]
+            ) {
                 self.route = route
                 self.pattern = pattern
                 self.action = action

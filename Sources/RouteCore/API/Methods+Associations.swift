@@ -101,7 +101,9 @@ extension API {
             public var changed: Bool
             public var document: JSONValue
             public var diff: DocumentDiff
-            public init(host: String, kind: DocumentKind, etag: String, changed: Bool, document: JSONValue, diff: DocumentDiff) {
+            public init(
+                host: String, kind: DocumentKind, etag: String, changed: Bool, document: JSONValue, diff: DocumentDiff
+            ) {
                 self.host = host
                 self.kind = kind
                 self.etag = etag
@@ -143,7 +145,9 @@ extension API {
             public var etag: String
             public var notModified: Bool
             public var document: JSONValue?
-            public init(host: String, kind: DocumentKind, revision: Int, etag: String, notModified: Bool, document: JSONValue?) {
+            public init(
+                host: String, kind: DocumentKind, revision: Int, etag: String, notModified: Bool, document: JSONValue?
+            ) {
                 self.host = host
                 self.kind = kind
                 self.revision = revision

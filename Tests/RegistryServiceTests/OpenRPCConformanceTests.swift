@@ -1,0 +1,41 @@
+import Foundation
+import RPCServer
+import RegistryTesting
+import RouteCore
+import Testing
+
+/// The OpenRPC document is the single source of truth: the served table and the document agree exactly,
+/// method by method, including who may call each one.
+@Suite struct OpenRPCConformanceTests {
+    private func documentMethods() throws -> [String: String] {
+        let bytes = try #require(OpenRPCDocument.bytes)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let methods = try #require(document["methods"] as? [[String: Any]])
+        var table: [String: String] = [:]
+        for method in methods {
+            table[try #require(method["name"] as? String)] = try #require(method["x-access"] as? String)
+        }
+        return table
+    }
+
+    @Test func everyServedMethodIsDocumentedAndViceVersa() throws {
+        let documented = try documentMethods()
+        var served: [String: String] = ["rpc.discover": Access.public.rawValue]
+        for method in API.all { served[method.name] = method.access.rawValue }
+        #expect(Set(served.keys).subtracting(documented.keys).sorted() == [], "served but not documented")
+        #expect(Set(documented.keys).subtracting(served.keys).sorted() == [], "documented but not served")
+        for (name, access) in served { #expect(documented[name] == access, "x-access of \(name)") }
+    }
+
+    @Test func rpcDiscoverServesTheDocumentByteForByte() async throws {
+        let server = try TestRegistryServer(suite: "discover")
+        defer { server.shutdown() }
+        let body = Data(#"{"jsonrpc":"2.0","id":"d","method":"rpc.discover"}"#.utf8)
+        let (data, _) = try await server.post(body, token: nil)
+        let response = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let result = try #require(response["result"] as? [String: Any])
+        let served = try #require(result["methods"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(Set(served) == Set(try documentMethods().keys))
+        #expect(response["id"] as? String == "d")
+    }
+}
