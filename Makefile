@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 LISTEN ?= 127.0.0.1:8080
 SWIFT_TEST_FLAGS ?=
+ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
-.PHONY: run test build release bootstrap format lint clean
+.PHONY: run test test-swift test-clients build release bootstrap format lint clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -18,10 +19,18 @@ release: bootstrap
 run: release
 	.build/release/routereg serve --listen $(LISTEN)
 
-## test: every suite, against a real PostgreSQL the tests start themselves
+## test: every suite: Swift (against a real PostgreSQL the tests start), then the Python and TypeScript
+## clients against a freshly started server
 test: bootstrap
 	swift build --build-tests
+	$(MAKE) --no-print-directory test-swift test-clients
+
+test-swift:
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
+
+test-clients:
+	ROUTEREG_BIN=$(ROUTEREG_BIN) python3 -m pytest -q Clients/python
+	cd Clients/typescript && ROUTEREG_BIN=$(ROUTEREG_BIN) node scripts/test.mjs
 
 format:
 	swift format -i -r Package.swift Sources Tests Clients/swift
