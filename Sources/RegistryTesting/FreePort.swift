@@ -27,13 +27,3 @@ func freeLoopbackPort() throws -> Int {
     guard bound else { throw TestPostgresError("cannot bind 127.0.0.1:0 to find a free port") }
     return Int(UInt16(bigEndian: address.sin_port))
 }
-
-/// A failure of the test harness itself (not of PostgreSQL: those are `EmbeddedPostgresError`).
-public struct TestPostgresError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public let message: String
-
-    init(_ message: String) { self.message = message }
-
-    public var description: String { "test PostgreSQL: \(message)" }
-}

@@ -76,6 +76,7 @@ public final class TestCluster: Sendable {
     /// Creates and starts a cluster in a new temporary directory, retrying when the chosen port was taken.
     static func launch() throws -> TestCluster {
         let directory = try makeTemporaryDirectory()
+        TestClusterRegistry.startWatchdog(for: directory)
         var lastError: any Error = TestPostgresError("no attempt made")
         for _ in 0..<5 {
             let port = try freeLoopbackPort()

@@ -1,9 +1,10 @@
 import Foundation
+import RouteStore
 import Synchronization
 
 /// Every test cluster this process created and has not destroyed, so that none outlives the process:
 /// an `atexit` hook destroys them on a normal exit, and a watchdog (a detached shell that polls this
-/// process) stops and deletes each one if the process dies without exiting (a crash, SIGKILL).
+/// process) kills and deletes each one if the process dies without exiting (a crash, SIGKILL).
 enum TestClusterRegistry {
     private static let clusters = Mutex<[ObjectIdentifier: TestCluster]>([:])
     private static let hookInstalled = Mutex(false)
@@ -15,7 +16,6 @@ enum TestClusterRegistry {
             return !installed
         }
         if install { atexit { TestClusterRegistry.destroyAll() } }
-        startWatchdog(for: cluster)
     }
 
     static func forget(_ cluster: TestCluster) {
@@ -28,33 +28,23 @@ enum TestClusterRegistry {
         }
     }
 
-    /// `setsid` keeps the watchdog out of our process group, so Ctrl-C on `swift test` doesn't kill it first.
-    /// It kills every process still working in the cluster's directory (the server and its backends), then
-    /// deletes the directory. Best effort: if it cannot start, the `atexit` hook still covers normal exits.
-    private static func startWatchdog(for cluster: TestCluster) {
-        let directory = cluster.directory
+    /// Starts a watchdog for `directory` before anything is created in it, so even a crash during initdb is
+    /// cleaned up. `setsid -f` detaches it from our process group (Ctrl-C on `swift test` must not kill it
+    /// first) and returns at once. Once this process is gone it kills every process still working in the
+    /// directory (the server and its backends) and deletes it. Best effort: the `atexit` hook covers normal
+    /// exits anyway.
+    static func startWatchdog(for directory: String) {
         let script = """
-            while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+            exec >/dev/null 2>&1
+            while kill -0 \(getpid()); do sleep 1; done
             [ -d \(quote(directory)) ] || exit 0
             for p in /proc/[0-9]*; do
-              case "$(readlink "$p/cwd" 2>/dev/null)" in \(quote(directory))/*) kill -9 "${p#/proc/}" 2>/dev/null;; esac
+              case "$(readlink "$p/cwd")" in \(quote(directory))/*) kill -9 "${p#/proc/}";; esac
             done
             sleep 1
             rm -rf \(quote(directory))
             """
-        let process = Process()
-        let setsid = "/usr/bin/setsid"
-        if FileManager.default.isExecutableFile(atPath: setsid) {
-            process.executableURL = URL(fileURLWithPath: setsid)
-            process.arguments = ["/bin/sh", "-c", script]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script]
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        _ = try? ChildProcess(executable: "/usr/bin/setsid", arguments: ["-f", "/bin/sh", "-c", script]).run()
     }
 
     private static func quote(_ text: String) -> String {

@@ -11,22 +11,29 @@ import Foundation
 /// that socket on to the server it leaves running, so `waitUntilExit()` would hang for the server's lifetime.
 /// Here every descriptor but stdin/stdout/stderr is closed in the child, and output goes to a temporary file
 /// (a pipe inherited by the daemon would never reach end-of-file either).
-struct ChildProcess {
+/// `package`: the test harness (RegistryTesting) starts its watchdog with it, for the same reason.
+package struct ChildProcess {
     /// What the program printed (stdout and stderr interleaved) and how it ended.
-    struct Outcome {
+    package struct Outcome {
         /// The exit status, or 128 + the signal that killed it.
-        var status: Int32
-        var output: String
-        var succeeded: Bool { status == 0 }
+        package var status: Int32
+        package var output: String
+        package var succeeded: Bool { status == 0 }
     }
 
-    var executable: String
-    var arguments: [String]
+    package var executable: String
+    package var arguments: [String]
     /// When set (only as root), the program runs as this system user through `runuser`.
-    var user: String?
+    package var user: String?
+
+    package init(executable: String, arguments: [String], user: String? = nil) {
+        self.executable = executable
+        self.arguments = arguments
+        self.user = user
+    }
 
     /// Starts the program, waits for it, and returns its status and output. Throws only when it cannot start.
-    func run() throws -> Outcome {
+    package func run() throws -> Outcome {
         let capturePath = FileManager.default.temporaryDirectory
             .appendingPathComponent("routereg-\(UUID().uuidString).out").path
         let capture = open(capturePath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -91,7 +98,7 @@ struct ChildProcess {
 
     /// Runs the program and throws with its output when it fails; `what` names the step for the message.
     @discardableResult
-    func check(_ what: String) throws -> String {
+    package func check(_ what: String) throws -> String {
         let outcome = try run()
         guard outcome.succeeded else {
             throw EmbeddedPostgresError(
