@@ -36,18 +36,18 @@ final class CompiledRule: Sendable {
     }
 
     /// True when every component the rule names matches the URL.
-    func matches(_ subject: inout MatchSubject) -> Bool {
-        if let path, !path.matches(subject.path(form)) { return false }
-        if let fragment, !fragment.matches(subject.fragment(form)) { return false }
+    func matches(_ subject: inout MatchSubject, _ url: LinkURL) -> Bool {
+        if let path, !path.matches(subject.path(form, url)) { return false }
+        if let fragment, !fragment.matches(subject.fragment(form, url)) { return false }
         switch query {
         case nil:
             return true
         case .string(let pattern)?:
-            return pattern.matches(subject.query(form))
+            return pattern.matches(subject.query(form, url))
         case .items(let wanted)? where form.index == 0:
-            return subject.withRawQuery { Self.rawItemsMatch(wanted, $0) }
+            return subject.withRawQuery(url) { Self.rawItemsMatch(wanted, $0) }
         case .items(let wanted)?:
-            let items = subject.queryItems(form)
+            let items = subject.queryItems(form, url)
             return items.bytes.withUnsafeBufferPointer { bytes in
                 for (name, pattern) in wanted {
                     var seen = false

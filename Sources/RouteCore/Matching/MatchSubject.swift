@@ -45,69 +45,76 @@ struct QueryItems {
     }
 }
 
-/// Four optional slots, one per `MatchForm`, without the allocation of an array.
-struct PerForm<Value> {
-    private var slots: (Value?, Value?, Value?, Value?) = (nil, nil, nil, nil)
+/// Four optional byte strings, one per `MatchForm`, without the allocation of an array (and concrete, so
+/// the hot path needs no generic metadata).
+struct BytesPerForm {
+    private var slot0: [UInt8]?
+    private var slot1: [UInt8]?
+    private var slot2: [UInt8]?
+    private var slot3: [UInt8]?
 
-    subscript(_ form: MatchForm) -> Value? {
+    subscript(_ form: MatchForm) -> [UInt8]? {
         get {
             switch form.index {
-            case 0: return slots.0
-            case 1: return slots.1
-            case 2: return slots.2
-            default: return slots.3
+            case 0: return slot0
+            case 1: return slot1
+            case 2: return slot2
+            default: return slot3
             }
         }
         set {
             switch form.index {
-            case 0: slots.0 = newValue
-            case 1: slots.1 = newValue
-            case 2: slots.2 = newValue
-            default: slots.3 = newValue
+            case 0: slot0 = newValue
+            case 1: slot1 = newValue
+            case 2: slot2 = newValue
+            default: slot3 = newValue
             }
         }
     }
 }
 
 /// A URL prepared for matching, once per decision: each form of each component is computed the first time
-/// a rule asks for it and then shared by every rule that compares in that form.
+/// a rule asks for it and then shared by every rule that compares in that form. The URL itself is passed
+/// to every call rather than stored, so preparing a subject copies (and retains) nothing.
 struct MatchSubject {
-    let url: LinkURL
-    private var paths = PerForm<[UInt8]>()
-    private var queries = PerForm<[UInt8]>()
-    private var fragments = PerForm<[UInt8]>()
-    private var items = PerForm<QueryItems>()
+    private var paths = BytesPerForm()
+    private var queries = BytesPerForm()
+    private var fragments = BytesPerForm()
+    /// Split queries are only needed by rules in a non-default form, so one small dictionary will do.
+    private var items: [Int: QueryItems] = [:]
 
-    init(_ url: LinkURL) { self.url = url }
+    init() {}
 
-    /// The canonical path (see `TextForms.canonicalPath`) in `form`.
-    mutating func path(_ form: MatchForm) -> [UInt8] {
+    /// The canonical path (see `TextForms.canonicalPath`) of `url` in `form`. A form that changes nothing
+    /// (no `%`, no upper case) shares the bytes of the form as written instead of allocating.
+    mutating func path(_ form: MatchForm, _ url: LinkURL) -> [UInt8] {
         if let cached = paths[form] { return cached }
         var bytes: [UInt8]
-        if form.decoded {
-            bytes = TextForms.canonicalPath(TextForms.percentDecoded(Array(url.path.utf8)))
-        } else {
+        if form.index == 0 {
             var path = url.path
             bytes = path.withUTF8 { TextForms.canonicalPath($0) }
-        }
-        if form.folded {
+        } else {
+            bytes = self.path(MatchForm(index: 0), url)
+            if form.decoded && bytes.contains(UInt8(ascii: "%")) {
+                bytes = TextForms.canonicalPath(TextForms.percentDecoded(Array(url.path.utf8)))
+            }
             // Folding keeps every '/' in place, so the folded canonical path is the canonical folded path.
-            bytes = TextForms.folded(bytes)
+            if form.folded && TextForms.needsFolding(bytes) { bytes = TextForms.folded(bytes) }
         }
         paths[form] = bytes
         return bytes
     }
 
-    /// The whole query in `form` ("" when absent).
-    mutating func query(_ form: MatchForm) -> [UInt8] {
+    /// The whole query of `url` in `form` ("" when absent).
+    mutating func query(_ form: MatchForm, _ url: LinkURL) -> [UInt8] {
         if let cached = queries[form] { return cached }
         let bytes = TextForms.transformed(Array((url.query ?? "").utf8), decoded: form.decoded, folded: form.folded)
         queries[form] = bytes
         return bytes
     }
 
-    /// The fragment in `form` ("" when absent).
-    mutating func fragment(_ form: MatchForm) -> [UInt8] {
+    /// The fragment of `url` in `form` ("" when absent).
+    mutating func fragment(_ form: MatchForm, _ url: LinkURL) -> [UInt8] {
         if let cached = fragments[form] { return cached }
         let bytes = TextForms.transformed(
             Array((url.fragment ?? "").utf8), decoded: form.decoded, folded: form.folded)
@@ -115,17 +122,17 @@ struct MatchSubject {
         return bytes
     }
 
-    /// Calls `body` with the query as written (empty when absent), without copying it.
-    func withRawQuery<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    /// Calls `body` with the query of `url` as written (empty when absent), without copying it.
+    func withRawQuery<Result>(_ url: LinkURL, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard var query = url.query else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return query.withUTF8(body)
     }
 
-    /// The query items in `form`.
-    mutating func queryItems(_ form: MatchForm) -> QueryItems {
-        if let cached = items[form] { return cached }
+    /// The query items of `url` in `form`.
+    mutating func queryItems(_ form: MatchForm, _ url: LinkURL) -> QueryItems {
+        if let cached = items[form.index] { return cached }
         let result = QueryItems(Substring(url.query ?? "").utf8, form: form)
-        items[form] = result
+        items[form.index] = result
         return result
     }
 }

@@ -76,7 +76,8 @@ struct PrefixTrie: Sendable {
         maxListsPerWalk = lists.first ?? 0
     }
 
-    /// Calls `visit(start, end)` with the posting range of every node the path's walk reaches.
+    /// Calls `visit(start, end)` with the posting range (in `postings`) of every node the path's walk
+    /// reaches.
     @inline(__always)
     func walk(_ path: UnsafeBufferPointer<UInt8>, _ visit: (Int32, Int32) -> Void) {
         nodes.withUnsafeBufferPointer { nodes in

@@ -13,8 +13,13 @@ public struct RuleSet: Sendable {
     private let tries: [PrefixTrie]
     /// Forms whose trie has rules, so a lookup computes only the path forms it needs.
     private let usedForms: [MatchForm]
-    /// Rules without a path pattern: candidates for every URL.
-    private let unindexed: [Int32]
+    /// Every trie's postings, then the rules without a path pattern (candidates for every URL): one pool,
+    /// so the merge below reads rule indices without touching the tries.
+    private let postings: [Int32]
+    /// Where each trie's postings start in `postings`.
+    private let postingBase: [Int32]
+    /// The range of `postings` holding the unindexed rules.
+    private let unindexed: Range<Int32>
     private let maxLists: Int
 
     /// Compiles `rules`; `substitutionVariables` are the document's own `$(name)` lists (Apple's predefined
@@ -35,61 +40,66 @@ public struct RuleSet: Sendable {
         let tries = entries.map(PrefixTrie.init)
         self.tries = tries
         usedForms = MatchForm.all.filter { !tries[$0.index].isEmpty }
-        self.unindexed = unindexed
+        var pool: [Int32] = []
+        var bases: [Int32] = []
+        for trie in tries {
+            bases.append(Int32(pool.count))
+            pool += trie.postings
+        }
+        self.unindexed = Int32(pool.count)..<Int32(pool.count + unindexed.count)
+        pool += unindexed
+        postings = pool
+        postingBase = bases
         maxLists = tries.reduce(1) { $0 + $1.maxListsPerWalk }
     }
 
     /// The index of the rule that decides `url`, nil when none matches. Host and scheme are not looked
     /// at: choosing the rule list for a host is the caller's business.
     public func firstMatch(_ url: LinkURL) -> Int? {
-        var subject = MatchSubject(url)
-        // Each candidate list is an ascending range of postings; merge them lazily in rule order.
-        return withUnsafeTemporaryAllocation(of: ListCursor.self, capacity: maxLists) { lists in
+        var subject = MatchSubject()
+        // Each candidate list is an ascending run of `postings`; merge them lazily in rule order and stop
+        // at the first rule that matches: no later candidate can come before it.
+        return withUnsafeTemporaryAllocation(of: Range<Int32>.self, capacity: maxLists) { lists in
             var count = 0
-            if !unindexed.isEmpty { lists[0] = ListCursor(trie: -1, next: 0, end: Int32(unindexed.count)) }
-            if !unindexed.isEmpty { count = 1 }
+            if !unindexed.isEmpty {
+                lists[0] = unindexed
+                count = 1
+            }
             for form in usedForms {
-                let path = subject.path(form)
+                let base = postingBase[form.index]
+                let path = subject.path(form, url)
                 path.withUnsafeBufferPointer { path in
                     tries[form.index].walk(path) { start, end in
-                        lists[count] = ListCursor(trie: Int8(form.index), next: start, end: end)
+                        lists[count] = (base + start)..<(base + end)
                         count += 1
                     }
                 }
             }
-            while true {
-                var best = Int32.max
-                var bestList = -1
-                for list in 0..<count where lists[list].next < lists[list].end {
-                    let rule = ruleIndex(lists[list])
-                    if rule < best {
-                        best = rule
-                        bestList = list
+            return postings.withUnsafeBufferPointer { postings in
+                compiled.withUnsafeBufferPointer { compiled in
+                    while true {
+                        var best = Int32.max
+                        var bestList = -1
+                        for list in 0..<count where !lists[list].isEmpty {
+                            let rule = postings[Int(lists[list].lowerBound)]
+                            if rule < best {
+                                best = rule
+                                bestList = list
+                            }
+                        }
+                        guard bestList >= 0 else { return nil }
+                        lists[bestList] = (lists[bestList].lowerBound + 1)..<lists[bestList].upperBound
+                        if compiled[Int(best)].matches(&subject, url) { return Int(best) }
                     }
                 }
-                guard bestList >= 0 else { return nil }
-                lists[bestList].next += 1
-                if compiled[Int(best)].matches(&subject) { return Int(best) }
             }
         }
     }
 
-    /// A position in one candidate list: postings `next..<end` of trie `trie` (-1: the unindexed rules).
-    private struct ListCursor {
-        var trie: Int8
-        var next: Int32
-        var end: Int32
-    }
-
-    @inline(__always)
-    private func ruleIndex(_ cursor: ListCursor) -> Int32 {
-        cursor.trie < 0 ? unindexed[Int(cursor.next)] : tries[Int(cursor.trie)].postings[Int(cursor.next)]
-    }
-
     /// The reference answer: every rule in order until one matches.
     public func firstMatchLinear(_ url: LinkURL) -> Int? {
-        var subject = MatchSubject(url)
-        return compiled.firstIndex { $0.matches(&subject) }
+        var subject = MatchSubject()
+        return compiled.firstIndex { $0.matches(&subject, url) }
     }
 
     /// `match`, `exclude` or `noMatch` for `url`, with the deciding rule's index.

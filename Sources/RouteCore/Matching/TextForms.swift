@@ -83,8 +83,13 @@ enum TextForms {
     static func transformed(_ bytes: [UInt8], decoded: Bool, folded: Bool) -> [UInt8] {
         var bytes = bytes
         if decoded { bytes = percentDecoded(bytes) }
-        if folded { bytes = self.folded(bytes) }
+        if folded && needsFolding(bytes) { bytes = self.folded(bytes) }
         return bytes
+    }
+
+    /// False when folding would change nothing (ASCII without upper-case letters).
+    static func needsFolding(_ bytes: [UInt8]) -> Bool {
+        bytes.contains { $0 &- 0x41 < 26 || $0 >= 0x80 }
     }
 
     /// `bytes` with every run of `/` collapsed to one.
