@@ -58,4 +58,40 @@ struct EmbeddedClusterLayoutTests {
         #expect(again.clusterDirectory == clusterDirectory())
         #expect(try EmbeddedTestSupport.psql(uri, "SELECT count(*) FROM relocated") == "0")
     }
+
+    /// The server reports its directory with symlinks resolved; comparing against the unresolved path
+    /// would take a running server for a crashed one and start a second postmaster on the same files.
+    @Test func aServerStartedThroughASymlinkedPathIsRecognisedAsRunning() throws {
+        let directory = try EmbeddedTestSupport.scratchDirectory()
+        try FileManager.default.createDirectory(atPath: "\(directory)/real", withIntermediateDirectories: false)
+        chmod("\(directory)/real", 0o711)
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/alias", withDestinationPath: "real")
+        let first = EmbeddedTestSupport.cluster(at: "\(directory)/alias")
+        defer { EmbeddedTestSupport.discard(first, directory: directory) }
+        try first.start()
+        let pid = try #require(first.postmasterPID)
+
+        let second = EmbeddedTestSupport.cluster(at: "\(directory)/alias")
+        try second.start()
+        #expect(second.postmasterPID == pid)
+    }
+
+    /// /tmp/routereg-<hash> is a predictable name: a symlink planted there must not be followed.
+    @Test func aPlantedSymlinkInPlaceOfTheShortSocketDirectoryIsRefused() throws {
+        let directory = try EmbeddedTestSupport.scratchDirectory()
+        let deep = directory + "/" + String(repeating: "s", count: 100)
+        let cluster = EmbeddedTestSupport.cluster(at: deep)
+        defer { EmbeddedTestSupport.discard(cluster, directory: directory) }
+        try cluster.start()
+        let socketDirectory = try #require(cluster.socketDirectory)
+        try cluster.stop()
+        try FileManager.default.removeItem(atPath: socketDirectory)
+        try FileManager.default.createSymbolicLink(atPath: socketDirectory, withDestinationPath: directory)
+        defer { try? FileManager.default.removeItem(atPath: socketDirectory) }
+
+        let error = try #require(throws: EmbeddedPostgresError.self) {
+            try EmbeddedTestSupport.cluster(at: deep).start()
+        }
+        #expect(error.code == .directoryUnusable)
+    }
 }

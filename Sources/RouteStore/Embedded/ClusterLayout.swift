@@ -38,12 +38,19 @@ struct ClusterLayout: Sendable {
     ) throws -> ClusterLayout {
         let data = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         let account = geteuid() == 0 ? try serverAccount() : nil
-        try makeDirectory(data, mode: account == nil ? 0o700 : 0o711, owner: nil)
+        try makeDirectory(data, mode: account == nil ? 0o700 : 0o711)
 
         let link = "\(data)/pgdata"
+        let relocatedBase = "/var/tmp/routereg-\(stableHash(data))"
         var base = data
+        var cluster = link
         if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: link) {
-            base = (destination as NSString).deletingLastPathComponent
+            if destination == "\(relocatedBase)/pgdata" {
+                base = relocatedBase  // Relocated by an earlier start.
+            } else {
+                // The operator's own link (another disk, say): the cluster is there, socket and log stay here.
+                cluster = URL(fileURLWithPath: destination, relativeTo: URL(fileURLWithPath: data + "/")).path
+            }
         } else if let account, !(try canTraverse(data, as: account)) {
             if FileManager.default.fileExists(atPath: "\(link)/PG_VERSION") {
                 throw EmbeddedPostgresError(
@@ -51,8 +58,8 @@ struct ClusterLayout: Sendable {
                     "the \(account.name) user cannot reach \(data), which holds a cluster; "
                         + "make every parent directory searchable (chmod o+x) or move the data directory")
             }
-            base = "/var/tmp/routereg-\(stableHash(data))"
-            try makeDirectory(base, mode: 0o700, owner: account)
+            base = relocatedBase
+            try makePrivateDirectory(base, owner: account)
             try? FileManager.default.removeItem(atPath: link)
             try? FileManager.default.removeItem(atPath: "\(data)/postgres.log")
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "\(base)/pgdata")
@@ -62,16 +69,21 @@ struct ClusterLayout: Sendable {
                 "embedded PostgreSQL: the \(account.name) user cannot reach \(data), "
                     + "so the cluster lives in \(base) (linked from \(link))")
         }
+        if base != data { cluster = "\(base)/pgdata" }
 
-        let cluster = "\(base)/pgdata"
         var socket = "\(base)/socket"
         if "\(socket)/.s.PGSQL.\(port)".utf8.count > maximumSocketPathBytes {
             socket = "/tmp/routereg-\(stableHash(data))"
         }
-        if base != data { try makeDirectory(base, mode: 0o700, owner: account) }
-        try makeDirectory(cluster, mode: 0o700, owner: account)
-        try makeDirectory(socket, mode: 0o700, owner: account)
-        try requireOwner(socket, uid: account?.uid ?? geteuid())
+        if base != data { try makePrivateDirectory(base, owner: account) }
+        try makePrivateDirectory(cluster, owner: account)
+        try makePrivateDirectory(socket, owner: account)
+        // The server reports its working directory as the real path: compare processes against that.
+        guard let resolved = realpath(cluster, nil) else {
+            throw EmbeddedPostgresError(.directoryUnusable, "cannot resolve \(cluster)")
+        }
+        defer { free(resolved) }
+        let clusterPath = String(cString: resolved)
         let log = "\(base)/postgres.log"
         if !FileManager.default.fileExists(atPath: log),
             !FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -80,7 +92,7 @@ struct ClusterLayout: Sendable {
         }
         if let account { try changeOwner(log, to: account) }
         return ClusterLayout(
-            dataDirectory: data, clusterDirectory: cluster, socketDirectory: socket, logFile: log,
+            dataDirectory: data, clusterDirectory: clusterPath, socketDirectory: socket, logFile: log,
             serverAccount: account)
     }
 
@@ -99,36 +111,48 @@ struct ClusterLayout: Sendable {
         try ChildProcess(executable: "/usr/bin/test", arguments: ["-x", path], user: account.name).run().succeeded
     }
 
-    /// Creates `path` if missing; a directory we create gets `mode` and, as root, the server's ownership.
-    /// An existing directory is only re-owned (never re-moded): the operator may have chosen its mode.
-    private static func makeDirectory(_ path: String, mode: Int, owner: ServerAccount?) throws {
+    /// Creates the data directory if missing. An existing one is left as the operator made it (it may be a
+    /// symlink, or have a mode of their choosing).
+    private static func makeDirectory(_ path: String, mode: Int) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw EmbeddedPostgresError(.directoryUnusable, "\(path) exists and is not a directory")
             }
-        } else {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: mode])
-            } catch {
-                throw EmbeddedPostgresError(.directoryUnusable, "cannot create \(path): \(error.localizedDescription)")
-            }
+            return
         }
-        if let owner { try changeOwner(path, to: owner) }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: mode])
+        } catch {
+            throw EmbeddedPostgresError(.directoryUnusable, "cannot create \(path): \(error.localizedDescription)")
+        }
     }
 
-    /// A socket directory under /tmp could have been made by someone else first: never use one we don't own.
-    private static func requireOwner(_ path: String, uid: uid_t) throws {
+    /// Creates, or checks, a directory only the server's user may use (mode 700). Names under /tmp and
+    /// /var/tmp are predictable, so an existing one must be a real directory (not a symlink) belonging to
+    /// us or the server's user: anything else could make root hand a foreign directory to `postgres`.
+    private static func makePrivateDirectory(_ path: String, owner: ServerAccount?) throws {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_uid == uid, info.st_mode & 0o077 == 0 else {
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw EmbeddedPostgresError(.directoryUnusable, "\(path) exists and is not a directory")
+            }
+            guard info.st_uid == geteuid() || info.st_uid == owner?.uid else {
+                throw EmbeddedPostgresError(.directoryUnusable, "\(path) belongs to another user")
+            }
+        } else if mkdir(path, 0o700) != 0 {
             throw EmbeddedPostgresError(
-                .directoryUnusable, "\(path) must belong to the server's user and be private (mode 700)")
+                .directoryUnusable, "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        if let owner { try changeOwner(path, to: owner) }
+        guard chmod(path, 0o700) == 0 else {
+            throw EmbeddedPostgresError(.directoryUnusable, "cannot make \(path) private")
         }
     }
 
     private static func changeOwner(_ path: String, to account: ServerAccount) throws {
-        guard chown(path, account.uid, account.gid) == 0 else {
+        guard lchown(path, account.uid, account.gid) == 0 else {
             throw EmbeddedPostgresError(
                 .directoryUnusable, "cannot give \(path) to \(account.name): \(String(cString: strerror(errno)))")
         }

@@ -88,7 +88,7 @@ public final class EmbeddedPostgres: Sendable {
                     dataDirectory: configuration.dataDirectory, port: port, notice: configuration.notice)
             state.layout = layout
             try initializeIfNeeded(layout, binaries: binaries)
-            try launch(layout, binaries: binaries)
+            try launch(layout, binaries: binaries, restarting: state.started)
             state.started = true
             if configuration.stopsWithProcess { EmbeddedPostgres.registerRunning(self) }
             let admin = PostgresServerAdmin(url: Self.uri(layout, port: port, database: "postgres"))
@@ -168,11 +168,13 @@ public final class EmbeddedPostgres: Sendable {
             .check("initdb")
     }
 
-    private func launch(_ layout: ClusterLayout, binaries: PostgresBinaries) throws {
+    /// `restarting`: this instance started the server before, so a running one is simply still ours.
+    private func launch(_ layout: ClusterLayout, binaries: PostgresBinaries, restarting: Bool) throws {
         let processes = Self.processes(layout, port: port)
         if let pid = processes.runningPostmaster() {
             let admin = PostgresServerAdmin(url: Self.uri(layout, port: port, database: "postgres"))
             if admin.isAcceptingConnections() {
+                if restarting { return }
                 configuration.notice("embedded PostgreSQL: reusing the server (PID \(pid)) a previous run left running")
                 return
             }
