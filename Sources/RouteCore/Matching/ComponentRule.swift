@@ -1,8 +1,22 @@
 /// One `components` rule of an AASA `applinks` detail, with its defaults already resolved.
 ///
 /// Components follow Apple's syntax: `*` matches any run of characters (none included, `/` included), `?`
-/// exactly one character, `$(name)` a substitution variable; everything else is literal. A nil component
-/// matches anything.
+/// exactly one character (one Unicode scalar), `$(name)` a substitution variable; everything else is
+/// literal. A nil component matches anything; a component absent from the URL counts as "".
+///
+/// How the URL is compared (pinned by the shared conformance vectors and the project's own
+/// `Tests/RouteCoreTests/Fixtures/route-vectors.json`):
+/// - Paths are canonicalised on both sides: leading `/` added, repeated `/` collapsed, trailing `/`
+///   dropped (the root stays `/`). A final `/*` matches the bare path too (`/buy/*` matches `/buy`, not
+///   `/buyer`), and `?` never matches a trailing slash that canonicalisation removed.
+/// - `percentEncoded: false` decodes the URL (never the pattern) before canonicalising, so a decoded `%2F`
+///   separates; escapes that are malformed or not UTF-8 stay as written.
+/// - `caseSensitive: false` lower-cases pattern and URL scalar by scalar, hex escapes and query item names
+///   included; `$(upper)`/`$(lower)` then accept any letter.
+/// - Query items split on `&` and the first `=`; empty pieces are skipped, `+` is not a space.
+/// - `$(alpha) $(upper) $(lower) $(alnum) $(digit) $(xdigit)` are one ASCII character; `$(lang)` and
+///   `$(region)` one ISO 639-1 / ISO 3166-1 alpha-2 code; predefined names win over user lists; an unknown
+///   `$(name)` is literal text.
 public struct ComponentRule: Sendable, Hashable {
     /// The `/` pattern; nil matches any path.
     public var path: String?
