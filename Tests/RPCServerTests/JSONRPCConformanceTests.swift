@@ -40,6 +40,12 @@ final class JSONRPCConformanceTests {
         #expect(response.text == #"{"jsonrpc":"2.0","id":"z","result":{}}"#)
     }
 
+    @Test("escaped member names are the names they spell")
+    func escapedKeys() throws {
+        let response = try server.rpc(#"{"jsonrpc":"2.0","\u006dethod":"Test.Echo","params":{"text":"k"},"id":1}"#)
+        #expect(response.text == #"{"jsonrpc":"2.0","id":1,"result":{"text":"k"}}"#)
+    }
+
     @Test(
         "invalid JSON is -32700 with id null",
         arguments: [

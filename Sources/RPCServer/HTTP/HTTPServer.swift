@@ -81,6 +81,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops gracefully: no new connections, in-flight requests get `shutdownGracePeriod` to finish, then
     /// pending long polls are cancelled (answered UNAVAILABLE) and the daemon stops. Idempotent.
+    /// Call it from outside the server (a signal handler's queue), never from a method handler: the daemon
+    /// cannot stop while one of its own threads waits for it.
     public func stop() {
         lifecycle.withLock {
             guard let daemon, let retained else { return }

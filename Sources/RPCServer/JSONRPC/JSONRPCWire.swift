@@ -89,8 +89,13 @@ extension JSONRPCCall {
             while true {
                 scanner.skipWhitespace()
                 let keyStart = scanner.index
-                guard (try? scanner.skipString()) != nil else { return .invalid(id: nil, reason: "malformed") }
-                let key = bytes[(keyStart + 1)..<(scanner.index - 1)]
+                guard let keyEscaped = try? scanner.skipString() else { return .invalid(id: nil, reason: "malformed") }
+                var key = bytes[(keyStart + 1)..<(scanner.index - 1)]
+                if keyEscaped {
+                    // `"\u006dethod"` is the key `method`: rare enough to decode the slow way.
+                    let decoded = try? JSONDecoder().decode(String.self, from: Data(bytes[keyStart..<scanner.index]))
+                    key = Array((decoded ?? "").utf8)[...]
+                }
                 scanner.skipWhitespace()
                 scanner.index += 1  // ':'
                 scanner.skipWhitespace()
