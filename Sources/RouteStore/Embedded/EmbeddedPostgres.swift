@@ -82,10 +82,9 @@ public final class EmbeddedPostgres: Sendable {
         try state.withLock { state in
             let binaries = try state.binaries ?? configuration.binaries ?? PostgresBinaries.locate()
             state.binaries = binaries
-            let layout =
-                try state.layout
-                ?? ClusterLayout.prepare(
-                    dataDirectory: configuration.dataDirectory, port: port, notice: configuration.notice)
+            // Prepared on every start, not cached: directories under /tmp may have been cleaned meanwhile.
+            let layout = try ClusterLayout.prepare(
+                dataDirectory: configuration.dataDirectory, port: port, notice: configuration.notice)
             state.layout = layout
             try initializeIfNeeded(layout, binaries: binaries)
             try launch(layout, binaries: binaries, restarting: state.started)
@@ -173,7 +172,7 @@ public final class EmbeddedPostgres: Sendable {
         let processes = Self.processes(layout, port: port)
         if let pid = processes.runningPostmaster() {
             let admin = PostgresServerAdmin(url: Self.uri(layout, port: port, database: "postgres"))
-            if admin.isAcceptingConnections() {
+            if admin.waitWhileStarting(timeout: 60) {
                 if restarting { return }
                 configuration.notice("embedded PostgreSQL: reusing the server (PID \(pid)) a previous run left running")
                 return

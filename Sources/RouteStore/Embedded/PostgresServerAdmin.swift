@@ -22,6 +22,18 @@ public struct PostgresServerAdmin: Sendable {
         PQping(url) == PQPING_OK
     }
 
+    /// Waits while the server answers but rejects connections (starting up, or in crash recovery, which can
+    /// take a while); true once it accepts them, false if nothing answers or `timeout` passes.
+    func waitWhileStarting(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let answer = PQping(url)
+            if answer == PQPING_OK { return true }
+            guard answer == PQPING_REJECT, Date() < deadline else { return false }
+            usleep(50_000)
+        }
+    }
+
     /// Whether a database with exactly this name exists.
     public func databaseExists(_ name: String) throws -> Bool {
         try withConnection { connection in
