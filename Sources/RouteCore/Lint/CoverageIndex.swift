@@ -1,38 +1,74 @@
-/// Finds, among earlier rules, the few that could cover or overlap a rule, so lint and compaction stay
-/// near-linear on documents with thousands of rules instead of comparing every pair.
+/// Finds, among earlier rules, the few that could cover a rule, so lint and compaction stay near-linear on
+/// documents with thousands of rules instead of comparing every pair.
 ///
-/// A rule that covers another always has a path literal prefix (text before the first wildcard) that is a
-/// prefix of the other's; rules without such a key (no path, case-insensitive, substitution variables) are
-/// candidates for everything.
+/// `ResolvedPattern.covers` only proves coverage in three shapes, and each has a lookup: a rule with no
+/// path (or an all-`*` path) is a candidate for everything; `P*` with a literal `P` covers only paths whose
+/// literal prefix starts with `P`; any other path covers only an equal path.
 struct CoverageIndex {
-    private var byKey: [String: [Int]] = [:]
     private var generic: [Int] = []
+    private var prefixes: [String: [Int]] = [:]
+    private var foldedPrefixes: [String: [Int]] = [:]
+    private var exact: [String: [Int]] = [:]
+    private var foldedExact: [String: [Int]] = [:]
 
-    /// The key of a rule that may cover others, or nil when it must be checked against everything.
-    static func coveringKey(_ pattern: ResolvedPattern) -> String? {
-        guard let path = pattern.path, pattern.caseSensitive, !path.contains("$(") else { return nil }
-        return ResolvedPattern.literalPrefix(ResolvedPattern.normalizedPath(path)).prefix
+    private enum Kind {
+        case generic
+        case prefix(String)
+        case exact(String)
     }
 
-    /// The literal prefix of the rule's path (empty without a path): what covering keys must prefix.
-    static func literalKey(_ pattern: ResolvedPattern) -> String {
-        guard let path = pattern.path else { return "" }
-        return ResolvedPattern.literalPrefix(ResolvedPattern.normalizedPath(path)).prefix
+    private static func kind(_ pattern: ResolvedPattern) -> Kind {
+        guard let path = pattern.path else { return .generic }
+        let normalized = ResolvedPattern.normalizedPath(path)
+        if normalized.allSatisfy({ $0 == "*" }) { return .generic }
+        if normalized.hasSuffix("*") {
+            let literal = normalized.dropLast()
+            if !literal.contains(where: { $0 == "*" || $0 == "?" }) && !literal.contains("$(")
+                && !literal.contains("//")
+            {
+                return .prefix(String(literal))
+            }
+        }
+        return .exact(normalized)
     }
 
     mutating func insert(_ pattern: ResolvedPattern, at index: Int) {
-        if let key = Self.coveringKey(pattern) { byKey[key, default: []].append(index) } else { generic.append(index) }
+        let fold = !pattern.caseSensitive
+        switch Self.kind(pattern) {
+        case .generic: generic.append(index)
+        case .prefix(let key):
+            if fold {
+                foldedPrefixes[key.lowercased(), default: []].append(index)
+            } else {
+                prefixes[key, default: []].append(index)
+            }
+        case .exact(let key):
+            if fold {
+                foldedExact[key.lowercased(), default: []].append(index)
+            } else {
+                exact[key, default: []].append(index)
+            }
+        }
     }
 
     /// Indices of inserted rules that might cover `pattern`, ascending.
     func coverCandidates(of pattern: ResolvedPattern) -> [Int] {
-        let key = Self.literalKey(pattern)
         var out = generic
-        var prefix = ""
-        if let hit = byKey[""] { out += hit }
-        for character in key {
-            prefix.append(character)
-            if let hit = byKey[prefix] { out += hit }
+        if let path = pattern.path {
+            let normalized = ResolvedPattern.normalizedPath(path)
+            let folded = normalized.lowercased()
+            out += exact[normalized] ?? []
+            out += foldedExact[folded] ?? []
+            if !normalized.contains("$(") {
+                let literal = ResolvedPattern.literalPrefix(normalized).prefix
+                let foldedLiteral = literal.lowercased()
+                for length in 0...literal.count {
+                    out += prefixes[String(literal.prefix(length))] ?? []
+                }
+                for length in 0...foldedLiteral.count {
+                    out += foldedPrefixes[String(foldedLiteral.prefix(length))] ?? []
+                }
+            }
         }
         return out.sorted()
     }

@@ -37,9 +37,10 @@ struct ResolvedPattern: Hashable {
     private static func covers(_ a: String?, _ b: String?, fold: Bool, isPath: Bool) -> Bool {
         guard let a else { return true }
         guard let b else { return isAllStars(a) }
-        if a.contains("$(") || b.contains("$(") { return a == b }
         var x = isPath ? normalizedPath(a) : a
         var y = isPath ? normalizedPath(b) : b
+        // Variables expand to lists: only an identical pattern is known to match the same URLs.
+        if x.contains("$(") || y.contains("$(") { return x == y }
         if fold {
             x = x.lowercased()
             y = y.lowercased()

@@ -30,44 +30,50 @@ struct RuleLinter {
         return findings
     }
 
-    /// At most one finding per route: the first earlier open rule that may match the same URLs with a
-    /// different version range.
+    /// At most one finding per route: the earliest open rule before it that may match the same URLs with a
+    /// different version range. Rules `mayOverlap` cannot reason about ("wild": no path, variables, case
+    /// folding) overlap everything, so for them only the earliest rule per version-range set matters.
     private func overlaps(
         _ routes: [Route], _ patterns: [ResolvedPattern], shadowed: Set<Int>, appID: String, host: String
     ) -> [LintFinding] {
         let open = routes.indices.filter { routes[$0].action == .open && !shadowed.contains($0) }
-        // Sorted literal keys let each rule find the rules whose key extends its own by binary search.
-        let keyed = open.map { (key: CoverageIndex.literalKey(patterns[$0]), index: $0) }.sorted {
-            ($0.key, $0.index) < ($1.key, $1.index)
+        func isWild(_ pattern: ResolvedPattern) -> Bool {
+            pattern.path.map { $0.contains("$(") } ?? true || !pattern.caseSensitive
         }
-        var generic: [Int] = []
-        var byKey: [String: [Int]] = [:]
-        for entry in keyed {
-            if CoverageIndex.coveringKey(patterns[entry.index]) == nil {
-                generic.append(entry.index)
-            } else {
-                byKey[entry.key, default: []].append(entry.index)
-            }
+        func key(_ index: Int) -> String {
+            ResolvedPattern.literalPrefix(ResolvedPattern.normalizedPath(patterns[index].path ?? "")).prefix
         }
+        var groups: [String: [Int]] = [:]
+        for index in open where !isWild(patterns[index]) { groups[key(index), default: []].append(index) }
+        let sortedKeys = groups.keys.sorted()
+        var earliest: [[Platform: VersionRange]: Int] = [:]
+        var earliestWild: [[Platform: VersionRange]: Int] = [:]
         var findings: [LintFinding] = []
         for j in open {
-            let key = CoverageIndex.literalKey(patterns[j])
-            var candidates = generic
-            var prefix = ""
-            candidates += byKey[""] ?? []
-            for character in key {
-                prefix.append(character)
-                candidates += byKey[prefix] ?? []
+            let platforms = routes[j].platforms
+            let wild = isWild(patterns[j])
+            var best = (wild ? earliest : earliestWild).filter { $0.key != platforms }.values.min()
+            if !wild {
+                let own = key(j)
+                var keys = (0...own.count).map { String(own.prefix($0)) }
+                var low = sortedKeys.partitionPoint { $0 <= own }
+                while low < sortedKeys.count && sortedKeys[low].hasPrefix(own) {
+                    keys.append(sortedKeys[low])
+                    low += 1
+                }
+                for candidateKey in keys {
+                    for i in groups[candidateKey] ?? [] {
+                        if i >= j || i >= (best ?? Int.max) { break }
+                        if routes[i].platforms != platforms && patterns[i].mayOverlap(patterns[j]) {
+                            best = i
+                            break
+                        }
+                    }
+                }
             }
-            var low = keyed.partitionPoint { $0.key < key }
-            while low < keyed.count && keyed[low].key.hasPrefix(key) {
-                candidates.append(keyed[low].index)
-                low += 1
-            }
-            let earlier = candidates.filter {
-                $0 < j && routes[$0].platforms != routes[j].platforms && patterns[$0].mayOverlap(patterns[j])
-            }
-            guard let i = earlier.min() else { continue }
+            if earliest[platforms] == nil { earliest[platforms] = j }
+            if wild && earliestWild[platforms] == nil { earliestWild[platforms] = j }
+            guard let i = best else { continue }
             findings.append(
                 LintFinding(
                     severity: .warning, code: LintCode.overlappingOpenRanges,

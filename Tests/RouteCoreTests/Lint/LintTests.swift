@@ -42,12 +42,16 @@ import Testing
                 Self.open("upper", "/U/x"),
                 Self.open("anything-insensitive", "/v/*", caseSensitive: false),
                 Self.open("v-lower", "/V/a"),
+                Self.open("localized", "/$(lang)/x"),
+                Self.open("localized-again", "$(lang)/x/"),
+                Self.open("folded-exact", "/Q/x", caseSensitive: false),
+                Self.open("q-exact", "/q/X"),
                 Self.open("everything", nil),
                 Self.open("after-everything", "/zzz"),
             ]))
         #expect(
             codes(findings, LintCode.shadowedRule) == [
-                "user-photos", "users-again", "user-query", "v-lower", "after-everything",
+                "user-photos", "users-again", "user-query", "v-lower", "localized-again", "q-exact", "after-everything",
             ])
     }
 
