@@ -257,7 +257,7 @@ def test_design_scenario(server, admin, anonymous, validated, names):
     assert evaluate(third["document"], IOS_APP_ID, link, m) == "no_match"
     diff = anonymous.associations_diff(m, second["revision"], third["revision"])
     assert diff["added"] == [] and diff["changed"] == []
-    assert [rule.get("/") for rule in diff["removed"]] == ["/l/a/*"]
+    assert [(r["app"], r["rule"].get("/")) for r in diff["removed"]] == [(IOS_APP_ID, "/l/a/*")]
     revisions = [r["revision"] for r in anonymous.iter_revisions(m, page_size=1)]
     assert revisions[:3] == [third["revision"], second["revision"], first["revision"]]
     rows = {row["route"]: {c["version"]: c["state"] for c in row["cells"]} for row in admin.matrix_get(app, "ios")["routes"]}
@@ -325,10 +325,21 @@ def test_application_and_protocol_errors(server, admin, names, openrpc):
     assert refused(lambda: admin.apps_create({"id": app})).status == "ALREADY_EXISTS"
     assert refused(lambda: admin.apps_update({"id": app, "displayName": "x"}, etag="stale")).status == "ABORTED"
     assert refused(lambda: admin.apps_delete(app)).status == "FAILED_PRECONDITION"
-    bad = refused(lambda: admin.routes_create(app, {"id": "bad", "pattern": {"path": "/b/*"},
-                                                    "platforms": {"ios": {"since": "5.x"}}}))
-    assert bad.code == 3 and bad.status == "INVALID_ARGUMENT"
-    assert any("since" in d.get("field", "") for d in bad.details), bad.details
+    # A malformed value is refused naming the field, either while decoding the params (-32602) or by
+    # validation (INVALID_ARGUMENT with field violations); nothing is written either way.
+    with pytest.raises((RegistryError, ProtocolError)) as caught:
+        admin.routes_create(app, {"id": "bad", "pattern": {"path": "/b/*"}, "platforms": {"ios": {"since": "5.x"}}})
+    bad = caught.value
+    if isinstance(bad, RegistryError):
+        assert bad.status == "INVALID_ARGUMENT" and any("since" in d.get("field", "") for d in bad.details)
+    else:
+        assert bad.code == -32602 and "route.platforms.ios.since" in bad.message + json.dumps(bad.data)
+    with pytest.raises(RegistryError) as caught:
+        admin.routes_get(app, "bad")
+    assert caught.value.status == "NOT_FOUND"
+    invalid = refused(lambda: admin.routes_create(app, {"id": "range", "pattern": {"path": "/r/*"},
+                                                        "platforms": {"ios": {"since": "6.0", "until": "5.0"}}}))
+    assert invalid.status == "INVALID_ARGUMENT" and invalid.details, invalid
     current = admin.apps_get(app)
     updated = admin.apps_update({**current, "displayName": "Renamed"}, etag=current["etag"])
     assert updated["displayName"] == "Renamed" and updated["etag"] != current["etag"]
@@ -389,9 +400,14 @@ def test_every_other_method_round_trip(server, admin, validated, names):
     assert caught.value.status == "UNAUTHENTICATED"
 
     assert admin.domains_delete(host) == {}
-    assert admin.apps_delete(app) == {}
     with pytest.raises(RegistryError) as caught:
-        admin.apps_get(app)
+        admin.domains_get(host)
+    assert caught.value.status == "NOT_FOUND"
+    gone = f"gone-{names['app']}"
+    admin.apps_create({"id": gone})
+    assert admin.apps_delete(gone, etag=admin.apps_get(gone)["etag"]) == {}
+    with pytest.raises(RegistryError) as caught:
+        admin.apps_get(gone)
     assert caught.value.status == "NOT_FOUND"
 
 
