@@ -211,4 +211,30 @@ final class CanOpenStoreTests {
         #expect(store.status.source == .server)
         #expect(server.requests.dropFirst().allSatisfy { $0.params["ifNoneMatch"]?.stringValue == store.status.etag })
     }
+
+    @Test func refreshIfStaleOnlyAsksWhenTheTableIsOld() async throws {
+        let server = try server()
+        defer { server.stop() }
+        let fresh = try store(server.url)
+        await fresh.refreshIfStale()
+        await fresh.refreshIfStale()
+        #expect(server.requests.count == 1)
+        #expect(fresh.status.source == .server)
+
+        let alwaysStale = try store(server.url, interval: 0)
+        await alwaysStale.refreshIfStale()
+        await alwaysStale.refreshIfStale()
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func anAutoRefreshingStoreIsReleasedWhenNobodyHoldsIt() async throws {
+        weak var released: CanOpenStore?
+        do {
+            let store = try store(try deadServer(), interval: 0.01)
+            store.startAutoRefresh()
+            released = store
+        }
+        for _ in 0..<400 where released != nil { try await Task.sleep(nanoseconds: 25_000_000) }
+        #expect(released == nil)
+    }
 }
