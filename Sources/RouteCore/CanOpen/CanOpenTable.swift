@@ -4,6 +4,7 @@
 /// Evaluated with the same matcher as the server (`decide(url:)`), it gives the same `Decision` as
 /// `CanOpen.Check` for that version. Served by `CanOpen.GetTable` with an ETag.
 public struct CanOpenTable: Sendable, Hashable, Codable {
+    /// The app, platform and version the verdicts are for.
     public var app: String
     public var platform: Platform
     public var version: Version
@@ -41,6 +42,7 @@ public struct CanOpenTable: Sendable, Hashable, Codable {
 public struct CanOpenRule: Sendable, Hashable, Codable {
     /// The route the rule comes from.
     public var route: String
+    /// The pattern, as in the route (`caseSensitive`/`percentEncoded` resolved rule > app > domain).
     public var path: String?
     public var query: QueryPattern?
     public var fragment: String?

@@ -1,6 +1,7 @@
 /// A canOpen table with its rule lists compiled, for deciding many URLs (the Swift client keeps one per
 /// cached table).
 public struct CompiledCanOpenTable: Sendable {
+    /// The table as received.
     public let table: CanOpenTable
     private let domains: [String: (indices: [Int], rules: RuleSet)]
     private let schemes: [String: (indices: [Int], rules: RuleSet)]

@@ -24,6 +24,7 @@ public struct Decision: Sendable, Hashable, Codable {
         case noRoute = "no_route"
     }
 
+    /// Where the link goes.
     public var decision: Outcome
     /// Nil only for `not_associated`.
     public var reason: Reason?

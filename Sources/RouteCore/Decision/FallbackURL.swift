@@ -3,7 +3,9 @@ import Foundation
 /// Builds fallback URLs: the URL plus the marker query item, placed before any fragment and joined with
 /// `&` or `?` depending on whether a query already exists.
 public enum FallbackURL {
-    /// `url` with `policy`'s marker appended to its query (`…/l/a/42?ul_fallback=1`).
+    /// `url` with `policy`'s marker appended to its query (`…/l/a/42?ul_fallback=1`). Items already named
+    /// like the marker are dropped first: an empty one would make the AASA exclusion (`?*` for every
+    /// occurrence) fail, and iOS would send the browser straight back into the app.
     public static func make(_ url: String, policy: FallbackPolicy) -> String {
         var base = Substring(url)
         var fragment: Substring = ""
@@ -11,14 +13,16 @@ public enum FallbackURL {
             fragment = base[hash...]
             base = base[..<hash]
         }
-        let item = escape(policy.queryItem) + "=" + escape(policy.value)
-        let separator: String
+        var items: [Substring] = []
         if let mark = base.firstIndex(of: "?") {
-            separator = base.index(after: mark) == base.endIndex || base.hasSuffix("&") ? "" : "&"
-        } else {
-            separator = "?"
+            items = base[base.index(after: mark)...].split(separator: "&").filter { item in
+                let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                return (String(name).removingPercentEncoding ?? String(name)) != policy.queryItem
+            }
+            base = base[..<mark]
         }
-        return base + separator + item + fragment
+        items.append(Substring(escape(policy.queryItem) + "=" + escape(policy.value)))
+        return base + "?" + items.joined(separator: "&") + fragment
     }
 
     /// Substitutes `{path}` and `{query}` in a route's `webFallback` template.

@@ -39,7 +39,9 @@ public struct AASAAppLinks: Sendable, Hashable, Codable {
 
 /// One `details` entry: the modern `appIDs` + `components`, and optionally the legacy `appID` + `paths`.
 public struct AASADetail: Sendable, Hashable, Codable {
+    /// The app IDs the components apply to (iOS 13+).
     public var appIDs: [String]?
+    /// The rules, in evaluation order (iOS 13+).
     public var components: [AASAComponent]?
     /// Legacy single app ID (iOS ≤ 12).
     public var appID: String?
@@ -66,7 +68,9 @@ public struct AASAComponent: Sendable, Hashable, Codable {
     public var fragment: String?
     /// `true` when a match means "not the app".
     public var exclude: Bool?
+    /// Overrides the document default (`true`) when set.
     public var caseSensitive: Bool?
+    /// Overrides the document default (`true`) when set.
     public var percentEncoded: Bool?
     /// Names the route the rule came from; RouteRegistry uses it to diff revisions rule by rule.
     public var comment: String?
@@ -104,6 +108,7 @@ public struct AASAComponent: Sendable, Hashable, Codable {
 
 /// `{"apps": [...]}` as used by `webcredentials` and `appclips`.
 public struct AASAAppList: Sendable, Hashable, Codable {
+    /// App IDs.
     public var apps: [String]
 
     public init(apps: [String]) { self.apps = apps }

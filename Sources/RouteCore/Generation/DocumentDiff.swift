@@ -24,7 +24,9 @@ public struct DocumentDiff: Sendable, Hashable, Codable {
 
     /// A rule present on both sides with different content.
     public struct Change: Sendable, Hashable, Codable {
+        /// The rule in the older document.
         public var before: Rule
+        /// The rule in the newer document.
         public var after: Rule
 
         public init(before: Rule, after: Rule) {
@@ -33,8 +35,11 @@ public struct DocumentDiff: Sendable, Hashable, Codable {
         }
     }
 
+    /// Rules only the newer document has.
     public var added: [Rule]
+    /// Rules only the older document has.
     public var removed: [Rule]
+    /// Rules of the same route whose content differs.
     public var changed: [Change]
 
     /// True when nothing differs.

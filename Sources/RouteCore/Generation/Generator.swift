@@ -29,7 +29,9 @@ public struct CanOpenKey: Sendable, Hashable, Codable {
 
 /// A canOpen table and its bytes and ETag.
 public struct GeneratedCanOpenTable: Sendable, Hashable {
+    /// The table.
     public var table: CanOpenTable
+    /// Its canonical bytes and ETag.
     public var file: GeneratedFile
 }
 
@@ -40,7 +42,7 @@ public struct GeneratedFiles: Sendable {
     /// Per live (app, platform, version).
     public var canOpenTables: [CanOpenKey: GeneratedCanOpenTable]
     /// Every finding of every host, in host order.
-    public var lint: [LintFinding] { hosts.keys.sorted().flatMap { hosts[$0]!.lint } }
+    public var lint: [LintFinding] { hosts.keys.sorted().flatMap { hosts[$0]?.lint ?? [] } }
 }
 
 /// The single entry point the service calls after every change (and, on a modified registry, for

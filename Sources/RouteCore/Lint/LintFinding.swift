@@ -6,6 +6,7 @@ public struct LintFinding: Sendable, Hashable, Codable {
         case error
     }
 
+    /// How serious it is.
     public var severity: Severity
     /// A stable machine-readable code (see `LintCode`).
     public var code: String

@@ -161,9 +161,24 @@ struct DecisionCase: Sendable, CustomTestStringConvertible {
         ("https://a.com/x?a=1&", "https://a.com/x?a=1&ul_fallback=1"),
         ("https://a.com/x#frag", "https://a.com/x?ul_fallback=1#frag"),
         ("https://a.com/x?a=1#f?g", "https://a.com/x?a=1&ul_fallback=1#f?g"),
+        ("https://a.com/x?ul_fallback=&a=1", "https://a.com/x?a=1&ul_fallback=1"),
+        ("https://a.com/x?ul%5Ffallback=0", "https://a.com/x?ul_fallback=1"),
     ])
     func appendsTheMarker(_ url: String, _ expected: String) {
         #expect(FallbackURL.make(url, policy: FallbackPolicy()) == expected)
+    }
+
+    /// A URL whose marker is empty is not a fallback, and its fallback URL must carry a real marker, or
+    /// iOS would reopen the app from the browser forever.
+    @Test func fallbackFromAnEmptyMarkerIsRecognisedAsAFallback() throws {
+        let engine = DecisionEngine(registry: BadooFixture.registry(.published512))
+        let first = engine.decide(
+            app: "badoo", platform: .ios, version: BadooFixture.v("5.11.0"),
+            url: "https://m.badoo.com/l/a/1?ul_fallback=")
+        #expect(first.reason == .unsupportedVersion)
+        let fallback = try #require(first.fallbackUrl)
+        let again = engine.decide(app: "badoo", platform: .ios, version: BadooFixture.v("5.11.0"), url: fallback)
+        #expect(again.reason == .fallbackMarker)
     }
 
     @Test func usesTheConfiguredMarker() {
