@@ -29,7 +29,7 @@ struct EmbeddedPostgresRecoveryTests {
     }
 
     /// In containers a dead postmaster's PID is often reused by an unrelated process; PostgreSQL alone
-    /// would then refuse to start ("Is another postmaster running?").
+    /// would then refuse to start ("Is another postmaster running?"), for the data directory and the socket.
     @Test func startWhenTheRecordedPIDBelongsToAnUnrelatedProcess() throws {
         let directory = try EmbeddedTestSupport.scratchDirectory()
         let cluster = EmbeddedTestSupport.cluster(at: directory)
@@ -47,6 +47,9 @@ struct EmbeddedPostgresRecoveryTests {
         let forged = lockContents.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
         try (["\(impostor.processIdentifier)"] + forged).joined(separator: "\n")
             .write(toFile: pidFile, atomically: false, encoding: .utf8)
+        // The socket's lock file is checked the same way.
+        let socketLock = "\(try #require(cluster.socketDirectory))/.s.PGSQL.\(cluster.port).lock"
+        try "\(impostor.processIdentifier)\n".write(toFile: socketLock, atomically: false, encoding: .utf8)
 
         #expect(try cluster.start() == uri)
         #expect(try EmbeddedTestSupport.psql(uri, "SELECT 1") == "1")

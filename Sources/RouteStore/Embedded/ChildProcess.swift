@@ -17,15 +17,19 @@ package struct ChildProcess {
     package struct Outcome {
         /// The exit status, or 128 + the signal that killed it.
         package var status: Int32
+        /// Everything the program wrote to stdout and stderr.
         package var output: String
         package var succeeded: Bool { status == 0 }
     }
 
+    /// The program's absolute path.
     package var executable: String
+    /// Its arguments (without the program name).
     package var arguments: [String]
     /// When set (only as root), the program runs as this system user through `runuser`.
     package var user: String?
 
+    /// A program to run; `user` only as root.
     package init(executable: String, arguments: [String], user: String? = nil) {
         self.executable = executable
         self.arguments = arguments

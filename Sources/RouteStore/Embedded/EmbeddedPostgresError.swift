@@ -36,6 +36,7 @@ public struct EmbeddedPostgresError: Error, Sendable, Hashable, CustomStringConv
     /// A sentence for the operator, possibly quoting tool output.
     public var message: String
 
+    /// An error of kind `code` with a sentence for the operator.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
