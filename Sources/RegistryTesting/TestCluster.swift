@@ -83,6 +83,8 @@ public final class TestCluster: Sendable {
             let server = EmbeddedPostgres(
                 configuration: .init(
                     dataDirectory: directory, databaseName: "postgres", tcpPort: port, durable: false,
+                    // Many suites run in parallel, each with its own pool.
+                    settings: ["max_connections": "300"],
                     stopsWithProcess: false, notice: { _ in }))
             do {
                 try server.start()

@@ -67,6 +67,8 @@ struct EmbeddedTestHarnessTests {
         let database = try TestPostgres.makeDatabase(suite: "Shared", environment: [:])
         defer { try? database.drop() }
         #expect(database.serverURL == (try TestPostgres.cluster.url))
+        // Room for many suites' pools at once (the default is 100).
+        #expect(try EmbeddedTestSupport.psql(database.url, "SHOW max_connections") == "300")
     }
 
     @Test func aPrivateClusterStopsRestartsOnTheSamePortAndSurvivesACrash() throws {

@@ -27,6 +27,8 @@ public final class EmbeddedPostgres: Sendable {
         public var durable: Bool
         /// The server programs to use; nil finds the installed ones (`PostgresBinaries.locate()`).
         public var binaries: PostgresBinaries?
+        /// Extra server settings (`max_connections`, `log_statement`…), passed as `-c name=value` at start.
+        public var settings: [String: String]
         /// Whether `EmbeddedPostgres.stopAllRunning()` stops this cluster; false for owners that clean up
         /// themselves (the test harness, whose clusters other tests are still using).
         public var stopsWithProcess: Bool
@@ -36,7 +38,8 @@ public final class EmbeddedPostgres: Sendable {
         /// The defaults: `./.routereg`, database `routereg`, socket only, durable, notes to stderr.
         public init(
             dataDirectory: String = ".routereg", databaseName: String = "routereg", tcpPort: Int? = nil,
-            durable: Bool = true, binaries: PostgresBinaries? = nil, stopsWithProcess: Bool = true,
+            durable: Bool = true, binaries: PostgresBinaries? = nil, settings: [String: String] = [:],
+            stopsWithProcess: Bool = true,
             notice: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         ) {
             self.dataDirectory = dataDirectory
@@ -44,6 +47,7 @@ public final class EmbeddedPostgres: Sendable {
             self.tcpPort = tcpPort
             self.durable = durable
             self.binaries = binaries
+            self.settings = settings
             self.stopsWithProcess = stopsWithProcess
             self.notice = notice
         }
@@ -210,6 +214,9 @@ public final class EmbeddedPostgres: Sendable {
         if !configuration.durable {
             // Not synchronous_commit=off: crash tests need a committed row to survive a killed server.
             options += ["-c", "fsync=off", "-c", "full_page_writes=off"]
+        }
+        for (name, value) in configuration.settings.sorted(by: { $0.key < $1.key }) {
+            options += ["-c", Self.shellQuote("\(name)=\(value)")]
         }
         return options.joined(separator: " ")
     }
