@@ -1,3 +1,3 @@
 import Foundation
 
-print("routereg: commands arrive with the server and CLI issues")
+exit(CLI.run(Array(CommandLine.arguments.dropFirst()), console: .standard(), environment: .current()))

@@ -1,0 +1,168 @@
+import Foundation
+import RouteCore
+
+/// `routereg app create|get|list|update|delete`.
+enum AppCommands {
+    static let appArgument = PositionalSpec(name: "APP", summary: "the app ID, e.g. badoo")
+
+    /// Flags that describe an app, shared by create and update.
+    static let appFlags: [FlagSpec] = [
+        .value("display-name", "NAME", "a name for people"),
+        .value("ios-app-id", "TEAMID.BUNDLE", "iOS app ID listed in the AASA", repeatable: true),
+        .bool("webcredentials", "also list the iOS app IDs under webcredentials"),
+        .value("app-clip", "TEAMID.BUNDLE", "App Clip app ID", repeatable: true),
+        .value("android-package", "PACKAGE", "Android application ID, e.g. com.badoo.mobile"),
+        .value("android-fingerprint", "SHA256", "signing certificate fingerprint (AA:BB:...)", repeatable: true),
+        .value("scheme", "SCHEME", "custom URL scheme the app answers, without ://", repeatable: true),
+        .value("fallback-query-item", "NAME", "fallback marker query item (default ul_fallback)"),
+        .value("fallback-value", "VALUE", "fallback marker value (default 1)"),
+        .value("file", "FILE", "read the app as JSON (the API's App shape); flags override its fields"),
+    ]
+
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            ["app", "create"], summary: "register an app", positionals: [appArgument], flags: appFlags,
+            examples: [
+                "app create badoo --display-name Badoo --ios-app-id ABCDE12345.com.badoo.Badoo --scheme badoo"
+            ],
+            action: .run(create)),
+        CommandSpec(
+            ["app", "get"], summary: "show an app", positionals: [appArgument], examples: ["app get badoo"],
+            action: .run(get)),
+        CommandSpec(
+            ["app", "list"], summary: "list the apps", flags: CommonFlags.paging, examples: ["app list"],
+            action: .run(list)),
+        CommandSpec(
+            ["app", "update"], summary: "change an app (only the fields given by flags)",
+            positionals: [appArgument], flags: appFlags + [CommonFlags.etag],
+            examples: ["app update badoo --android-package com.badoo.mobile --android-fingerprint AA:BB:..."],
+            action: .run(update)),
+        CommandSpec(
+            ["app", "delete"], summary: "delete an app (refused while domains list it)", positionals: [appArgument],
+            flags: [CommonFlags.etag], examples: ["app delete badoo"], action: .run(delete)),
+    ]
+
+    static func create(_ run: Invocation) throws {
+        var app = App(id: run.argument(0))
+        if let file = run.arguments.value("file") {
+            app = try readJSON(App.self, file: file)
+            app.id = run.argument(0)
+        }
+        try apply(run.arguments, to: &app)
+        let (created, raw) = try run.call(API.AppsCreate.self, .init(app: app))
+        if run.json { return run.printJSON(raw) }
+        run.print("Created \(created.meta.name).")
+        run.print(describe(created, run))
+    }
+
+    static func get(_ run: Invocation) throws {
+        let (app, raw) = try run.call(API.AppsGet.self, .init(app: run.argument(0)))
+        if run.json { return run.printJSON(raw) }
+        run.print(describe(app, run))
+    }
+
+    static func list(_ run: Invocation) throws {
+        let (page, raw) = try run.call(API.AppsList.self, try run.page())
+        if run.json { return run.printJSON(raw) }
+        if page.apps.isEmpty { return run.print("No apps yet. Add one with 'routereg app create'.") }
+        let rows = page.apps.map { app in
+            [
+                app.value.id, app.value.displayName ?? "", app.value.ios?.appIds.joined(separator: ", ") ?? "",
+                app.value.android?.packageName ?? "", app.value.schemes.joined(separator: ", "),
+                run.ago(app.meta.updateTime ?? app.meta.createTime),
+            ]
+        }
+        run.print(TextTable.render(rows, header: ["app", "name", "ios app ids", "android", "schemes", "updated"]))
+        run.printNextPage(page.nextPageToken)
+    }
+
+    static func update(_ run: Invocation) throws {
+        let (current, _) = try run.call(API.AppsGet.self, .init(app: run.argument(0)))
+        var app = current.value
+        if let file = run.arguments.value("file") {
+            app = try readJSON(App.self, file: file)
+            app.id = current.value.id
+        }
+        try apply(run.arguments, to: &app)
+        let etag = run.arguments.value("etag") ?? current.meta.etag
+        let (updated, raw) = try run.call(API.AppsUpdate.self, .init(app: app, etag: etag))
+        if run.json { return run.printJSON(raw) }
+        run.print("Updated \(updated.meta.name).")
+        run.print(describe(updated, run))
+    }
+
+    static func delete(_ run: Invocation) throws {
+        let (_, raw) = try run.call(API.AppsDelete.self, .init(app: run.argument(0), etag: run.arguments.value("etag")))
+        if run.json { return run.printJSON(raw) }
+        run.print("Deleted apps/\(run.argument(0)).")
+    }
+
+    /// Applies the app flags that were given; the others leave the field as it is.
+    static func apply(_ arguments: ParsedArguments, to app: inout App) throws(UsageError) {
+        if let name = arguments.value("display-name") { app.displayName = name }
+        let appIDs = arguments.values("ios-app-id")
+        if !appIDs.isEmpty || arguments.has("webcredentials") || arguments.has("app-clip") {
+            var ios = app.ios ?? IOSConfig(appIds: [])
+            if !appIDs.isEmpty { ios.appIds = appIDs }
+            if arguments.has("webcredentials") { ios.webcredentials = arguments.bool("webcredentials") }
+            if arguments.has("app-clip") { ios.appClips = arguments.values("app-clip") }
+            app.ios = ios
+        }
+        let fingerprints = arguments.values("android-fingerprint")
+        if let package = arguments.value("android-package") {
+            app.android = AndroidConfig(
+                packageName: package,
+                sha256CertFingerprints: fingerprints.isEmpty
+                    ? app.android?.sha256CertFingerprints ?? [] : fingerprints)
+        } else if !fingerprints.isEmpty {
+            guard var android = app.android else {
+                throw UsageError("--android-fingerprint needs --android-package")
+            }
+            android.sha256CertFingerprints = fingerprints
+            app.android = android
+        }
+        if arguments.has("scheme") { app.schemes = arguments.values("scheme") }
+        if let item = arguments.value("fallback-query-item") { app.fallback.queryItem = item }
+        if let value = arguments.value("fallback-value") { app.fallback.value = value }
+    }
+
+    /// The app as aligned `field  value` lines.
+    static func describe(_ app: Resource<App>, _ run: Invocation) -> String {
+        let value = app.value
+        var rows: [[String]] = [["name", app.meta.name]]
+        if let name = value.displayName { rows.append(["display name", name]) }
+        if let ios = value.ios {
+            rows.append(["ios app ids", ios.appIds.joined(separator: ", ")])
+            if ios.webcredentials == true { rows.append(["webcredentials", "yes"]) }
+            if let clips = ios.appClips, !clips.isEmpty { rows.append(["app clips", clips.joined(separator: ", ")]) }
+        }
+        if let android = value.android {
+            rows.append(["android package", android.packageName])
+            for fingerprint in android.sha256CertFingerprints { rows.append(["cert fingerprint", fingerprint]) }
+        }
+        if !value.schemes.isEmpty { rows.append(["schemes", value.schemes.joined(separator: ", ")]) }
+        rows.append(["fallback marker", "\(value.fallback.queryItem)=\(value.fallback.value)"])
+        rows.append(["created", run.ago(app.meta.createTime)])
+        if let updated = app.meta.updateTime { rows.append(["updated", run.ago(updated)]) }
+        rows.append(["etag", app.meta.etag])
+        return TextTable.render(rows)
+    }
+}
+
+/// Reads a JSON file into `type`, with a message that says which file and what was expected.
+func readJSON<T: Decodable>(_ type: T.Type, file: String) throws -> T {
+    let data: Data
+    if file == "-" {
+        data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+        guard let contents = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure("\(file): cannot be read")
+        }
+        data = contents
+    }
+    do {
+        return try JSONDecoder().decode(T.self, from: data)
+    } catch {
+        throw CommandFailure("\(file): not a valid \(String(describing: T.self)) JSON document")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import routereg
+
+/// Every command through the built binary: `--help` (golden files), usage errors (exit 2, one line on
+/// stderr, nothing on stdout), and an unreachable server (exit 3).
+@Suite(.enabled(if: BinaryRunner.executable != nil, "the routereg binary is not next to the tests"))
+struct BinaryUsageTests {
+    /// Commands parsed by the shared parser (the others own their parsing and help).
+    static let parsedCommands = CommandTable.standard.commands.filter {
+        if case .run = $0.action { return true }
+        return false
+    }.map(\.path)
+
+    static let passthroughCommands = CommandTable.standard.commands.filter {
+        if case .passthrough = $0.action { return true }
+        return false
+    }.map(\.path)
+
+    @Test(arguments: parsedCommands)
+    func helpMatchesGolden(path: [String]) async throws {
+        let result = try await BinaryRunner.run(path + ["--help"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        Golden.check(result.stdout, "help/\(path.joined(separator: "-")).txt")
+        let short = try await BinaryRunner.run(path + ["-h"])
+        #expect(short.stdout == result.stdout)
+    }
+
+    @Test(arguments: passthroughCommands)
+    func ownHelpIsReached(path: [String]) async throws {
+        let result = try await BinaryRunner.run(path + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.lowercased().hasPrefix("usage: routereg \(path.joined(separator: " "))"))
+    }
+
+    @Test func rootAndGroupHelp() async throws {
+        let root = try await BinaryRunner.run([])
+        #expect(root.status == 0)
+        Golden.check(root.stdout, "help/root.txt")
+        #expect(try await BinaryRunner.run(["--help"]).stdout == root.stdout)
+        #expect(try await BinaryRunner.run(["help"]).stdout == root.stdout)
+        for group in CommandTable.standard.groups.map(\.name) {
+            let help = try await BinaryRunner.run([group, "--help"])
+            #expect(help.status == 0)
+            Golden.check(help.stdout, "help/group-\(group).txt")
+            #expect(try await BinaryRunner.run(["help", group]).stdout == help.stdout)
+        }
+        let routeAdd = try await BinaryRunner.run(["route", "add", "--help"])
+        #expect(try await BinaryRunner.run(["help", "route", "add"]).stdout == routeAdd.stdout)
+    }
+
+    @Test(arguments: parsedCommands)
+    func unknownFlagIsAUsageError(path: [String]) async throws {
+        let result = try await BinaryRunner.run(path + ["--no-such-flag"])
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(
+            result.stderr == "error: unknown flag --no-such-flag for 'routereg \(path.joined(separator: " "))' "
+                + "(see 'routereg \(path.joined(separator: " ")) --help')\n")
+    }
+
+    @Test(
+        arguments: parsedCommands.filter { path in
+            CommandTable.standard.command(path)!.positionals.contains { !$0.optional }
+        })
+    func missingArgumentIsAUsageError(path: [String]) async throws {
+        let spec = CommandTable.standard.command(path)!
+        let first = spec.positionals.first { !$0.optional }!
+        let result = try await BinaryRunner.run(path)
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(
+            result.stderr == "error: missing argument \(first.name) for '\(spec.displayName)' "
+                + "(see '\(spec.displayName) --help')\n")
+    }
+
+    @Test(arguments: [
+        (["frob"], "error: unknown command \"frob\" (see 'routereg help')\n"),
+        (
+            ["route"],
+            "error: 'routereg route' needs a command: add, list, show, update, move, switch-off, switch-on, remove (see 'routereg route --help')\n"
+        ),
+        (
+            ["route", "add", "badoo", "x", "/x/*", "--since", "ios=five"],
+            "error: --since ios: version \"five\" must be 1 to 4 dot-separated numbers, like 5.12.0\n"
+        ),
+        (
+            ["release", "publish", "badoo", "web", "1.0"],
+            "error: PLATFORM: \"web\" is not a platform (ios or android)\n"
+        ),
+        (["app", "list", "--page-size", "0"], "error: --page-size: \"0\" is not a positive number\n"),
+        (
+            ["app", "list", "--server", "localhost:8080"],
+            "error: --server: \"localhost:8080\" is not an http(s) URL like http://127.0.0.1:8080\n"
+        ),
+    ])
+    func badValuesAreUsageErrors(arguments: [String], stderr: String) async throws {
+        let result = try await BinaryRunner.run(arguments)
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(result.stderr == stderr)
+    }
+
+    @Test func connectionRefusedExitsThree() async throws {
+        let port = try closedPort()
+        let result = try await BinaryRunner.run(["app", "list", "--server", "http://127.0.0.1:\(port)"])
+        #expect(result.status == 3 && result.stdout.isEmpty)
+        #expect(result.stderr == "error: cannot reach the registry: connection refused\n")
+        let viaEnvironment = try await BinaryRunner.run(
+            ["matrix", "badoo", "ios", "--json"], environment: ["ROUTEREG_SERVER": "http://127.0.0.1:\(port)"])
+        #expect(viaEnvironment.status == 3)
+    }
+
+    @Test func versionPrintsTheVersion() async throws {
+        let result = try await BinaryRunner.run(["version"])
+        #expect(result.status == 0 && result.stdout == "routereg \(MiscCommands.version)\n")
+        #expect(
+            try await BinaryRunner.run(["version", "--json"]).stdout == "{\"version\":\"\(MiscCommands.version)\"}\n")
+    }
+}
+
+/// A loopback port nothing listens on: bound, read back, and closed again.
+func closedPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+    }
+    guard bound else { throw CocoaError(.fileWriteUnknown) }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
