@@ -75,3 +75,29 @@ import Testing
         #expect(auditAfter == auditBefore, "a refused request wrote something")
     }
 }
+
+/// A typo in a write is refused, not silently dropped (a pattern without its path would match every URL).
+@Suite(.serialized) struct UnknownFieldTests {
+    @Test func typosInWritesAreRefusedWithTheirPath() async throws {
+        let server = try TestRegistryServer(suite: "typos")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        let typo = try await server.call(
+            "Routes.Create", ["app": "badoo", "route": ["id": "x", "pattern": ["paht": "/x/*"]]])
+        let error = try #require(typo["error"] as? [String: Any])
+        #expect(error.int("code") == -32602)
+        let fields = (error.object("data")?.array("details") ?? []).compactMap {
+            ($0 as? [String: Any])?.string("field")
+        }
+        #expect(fields == ["route.pattern.paht"])
+        #expect(errorCode(try await server.call("Apps.Create", ["app": ["id": "y"], "extra": 1])) == -32602)
+
+        // A resource read back and sent again (with its output-only fields) is accepted.
+        let route = try await server.result("Routes.Get", ["app": "badoo", "route": "profile"])
+        var updated = route
+        updated["comment"] = "profiles"
+        let result = try await server.result(
+            "Routes.Update", ["app": "badoo", "route": updated, "etag": route.string("etag")!])
+        #expect(result.string("comment") == "profiles")
+    }
+}

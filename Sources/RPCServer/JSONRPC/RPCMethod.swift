@@ -36,10 +36,21 @@ public struct RPCMethod: Sendable {
     }
 
     /// A method described once in RouteCore (`RPCMethodDescriptor`): its name and access come from there.
+    /// Methods that change the registry (releaser and admin) also refuse unknown fields (`UnknownFields`).
     public init<Method: RPCMethodDescriptor>(
         _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Method.Output
     ) {
-        self.init(Method.name, access: Method.access, handler)
+        guard Method.access >= .releaser else {
+            self.init(Method.name, access: Method.access, handler)
+            return
+        }
+        self.init(
+            name: Method.name, access: Method.access,
+            body: .immediate { context, params in
+                let input = try params.decode(Method.Input.self)
+                try UnknownFields.check(input, params: params.bytes, codec: params.codec)
+                return try params.codec.encodeResult(try handler(context, input))
+            })
     }
 
     private init(name: String, access: Access, body: Body) {
