@@ -71,6 +71,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` with a connection of its own, outside any transaction (each statement commits alone).
+    @discardableResult
     public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try acquire()
         var reusable = true

@@ -26,6 +26,7 @@ public final class Store: Sendable {
     ///
     /// `body` may run more than once (after a serialization failure or deadlock), so it must only touch
     /// the database and local state.
+    @discardableResult
     public func write<T>(
         actor: String, method: String, resource: String, requestID: String? = nil,
         _ body: (Transaction) throws -> WriteResult<T>
