@@ -171,37 +171,59 @@ enum RouteregBinary {
     }()
 
     /// True when the binary exists and `routereg aasa check --help` prints this command's usage.
-    static let supportsAASACheck: Bool = {
-        guard let help = try? run(["aasa", "check", "--help"]) else { return false }
+    static func supportsAASACheck() async -> Bool {
+        guard let help = try? await run(["aasa", "check", "--help"]) else { return false }
         return help.status == 0 && help.stdout.hasPrefix("usage: routereg aasa check")
-    }()
+    }
 
-    static func run(_ arguments: [String]) throws -> AASACheckCommandTests.Run {
+    /// Runs the binary to completion. Output goes to temporary files (a full pipe can never stall the
+    /// child) and the exit is awaited through the termination handler, not a blocking wait.
+    static func run(_ arguments: [String]) async throws -> AASACheckCommandTests.Run {
         guard let url else { throw CocoaError(.fileNoSuchFile) }
+        let manager = FileManager.default
+        let base = manager.temporaryDirectory.appendingPathComponent("aasa-check-run-\(UUID().uuidString)")
+        let outURL = base.appendingPathExtension("out")
+        let errURL = base.appendingPathExtension("err")
+        defer {
+            try? manager.removeItem(at: outURL)
+            try? manager.removeItem(at: errURL)
+        }
+        guard manager.createFile(atPath: outURL.path, contents: nil),
+            manager.createFile(atPath: errURL.path, contents: nil)
+        else { throw CocoaError(.fileWriteUnknown) }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
         return AASACheckCommandTests.Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: status, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
 
-@Suite(.enabled(if: RouteregBinary.supportsAASACheck, "routereg's main.swift does not route `aasa check` yet"))
+@Suite(.enabled("routereg does not route `aasa check` yet") { await RouteregBinary.supportsAASACheck() })
 struct AASACheckBinaryTests {
-    @Test func evaluatesURLsThroughTheBinary() throws {
+    @Test func evaluatesURLsThroughTheBinary() async throws {
         let file = try AASACheckCommandTests.temporaryFile(AASACheckCommandTests.document)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let run = try RouteregBinary.run([
+        let run = try await RouteregBinary.run([
             "aasa", "check", file, "--app", AASACheckCommandTests.appID, "https://example.com/buy/42",
             "https://example.com/help/website/faq",
         ])
@@ -217,23 +239,25 @@ struct AASACheckBinaryTests {
                 """)
     }
 
-    @Test func usageErrorExitsTwoWithOneLineOnStandardError() throws {
-        let run = try RouteregBinary.run(["aasa", "check", "file.json", "https://example.com/"])
+    @Test func usageErrorExitsTwoWithOneLineOnStandardError() async throws {
+        let run = try await RouteregBinary.run(["aasa", "check", "file.json", "https://example.com/"])
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "routereg aasa check: missing --app APPID (see routereg aasa check --help)\n")
     }
 
-    @Test func unreadableFileExitsOne() throws {
-        let run = try RouteregBinary.run(["aasa", "check", "/nonexistent/aasa.json", "--app", "A.b", "https://x.test/"])
+    @Test func unreadableFileExitsOne() async throws {
+        let run = try await RouteregBinary.run([
+            "aasa", "check", "/nonexistent/aasa.json", "--app", "A.b", "https://x.test/",
+        ])
         #expect(run.status == 1)
         #expect(run.stderr == "routereg aasa check: cannot read /nonexistent/aasa.json: no such file\n")
     }
 
-    @Test func jsonOutputParses() throws {
+    @Test func jsonOutputParses() async throws {
         let file = try AASACheckCommandTests.temporaryFile(AASACheckCommandTests.document)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let run = try RouteregBinary.run([
+        let run = try await RouteregBinary.run([
             "aasa", "check", "--json", file, "--app", AASACheckCommandTests.appID, "https://example.com/x",
         ])
         #expect(run.status == 0)
