@@ -159,3 +159,35 @@ struct CommandOutputTests {
         #expect(transport.calls.isEmpty)
     }
 }
+
+@Suite("AASA import command")
+struct AASAImportCommandTests {
+    @Test func needsTheAppAndCreatesEachRuleInOrder() throws {
+        let missing = runCLI(["aasa", "import", "x.json"], transport: ScriptedTransport([:]))
+        #expect(missing.status == 2 && missing.stderr == "error: missing flag --app APP for 'routereg aasa import'\n")
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(
+            #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.badoo.Badoo"],"components":[{"/":"/help/*","exclude":true},{"/":"/u/*"}]}]}}"#
+                .utf8
+        ).write(to: file)
+        let transport = ScriptedTransport([
+            "Apps.Get": [.result(Fixtures.app)], "Routes.Create": [.result(Fixtures.lookalikes)],
+        ])
+        let result = runCLI(
+            ["aasa", "import", file.path, "--app", "badoo", "--since", "ios=5.0"], transport: transport)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(transport.calls.map(\.method) == ["Apps.Get", "Routes.Create", "Routes.Create"])
+        let routes = try transport.calls.dropFirst().map {
+            try JSONDecoder().decode(API.RoutesCreate.Input.self, from: Data($0.params.utf8)).route
+        }
+        #expect(routes.map(\.id) == ["imported-1", "imported-2"])
+        #expect(routes.map(\.action) == [.exclude, .open])
+        #expect(routes[1].platforms == [.ios: VersionRange(since: try Version("5.0"))])
+        let dryRun = ScriptedTransport(["Apps.Get": [.result(Fixtures.app)]])
+        let preview = runCLI(["aasa", "import", file.path, "--app", "badoo", "--dry-run"], transport: dryRun)
+        #expect(preview.stdout.hasPrefix("Would create 2 routes in badoo from"))
+        #expect(dryRun.calls.map(\.method) == ["Apps.Get"])
+    }
+}

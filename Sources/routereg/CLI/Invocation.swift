@@ -52,12 +52,14 @@ final class Invocation {
 
     /// Calls `method` with params given as JSON bytes; returns the result bytes unchanged.
     func callRaw(method: String, params: Data) throws -> Data {
-        if transport == nil {
-            let settings = try ClientSettings.resolve(
-                serverFlag: arguments.value("server"), environment: environment.variables)
-            transport = connect(settings)
-        }
-        return try transport!.call(method: method, params: params)
+        if let transport { return try transport.call(method: method, params: params) }
+        // Settings are resolved on the first call only, so commands that fail on their arguments never
+        // complain about the server or the config file.
+        let settings = try ClientSettings.resolve(
+            serverFlag: arguments.value("server"), environment: environment.variables)
+        let created = connect(settings)
+        transport = created
+        return try created.call(method: method, params: params)
     }
 
     /// Prints result bytes as they came, newline-terminated.

@@ -11,6 +11,7 @@ enum AASAImport {
             Reads the details entry of the app (matched by its iOS app IDs, or --app-id) and creates one route per
             rule, in order: exclude rules become exclude routes; open rules are handled from --since (default
             ios=0). The file's top-level defaults are folded into each rule. Reports what cannot be represented.
+            With --json: {"notImported": [notes], "routes": [each Routes.Create result]}.
             """,
         positionals: [PositionalSpec(name: "FILE", summary: "the apple-app-site-association file (- for stdin)")],
         flags: [

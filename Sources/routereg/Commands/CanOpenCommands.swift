@@ -8,6 +8,7 @@ enum CanOpenCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
             ["can-open"], summary: "what a version does with URLs (open in app, or which fallback)",
+            details: "With --json: the CanOpen.Check result for one URL, a JSON array of them for several.",
             positionals: key + [PositionalSpec(name: "URL", summary: "links to decide", variadic: true)],
             examples: ["can-open badoo ios 5.11.0 https://m.badoo.com/l/a/42"], action: .run(canOpen)),
         CommandSpec(

@@ -13,7 +13,11 @@ enum ReleaseCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
             ["release", "publish"], summary: "make a version live and regenerate the AASA of every domain",
-            details: "Prints the revisions created, the rules added and removed per domain, and lint warnings.",
+            details: """
+                Prints the revisions created, the rules added and removed per domain (against each domain's previous
+                revision), and lint warnings. With --json: the Releases.Publish result only (or, with --dry-run, the
+                Associations.Preview result).
+                """,
             positionals: key, flags: [dryRun],
             examples: ["release publish badoo ios 5.12.0 --dry-run", "release publish badoo ios 5.12.0"],
             action: .run { try change($0, retire: false) }),
