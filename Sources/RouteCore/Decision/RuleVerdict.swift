@@ -4,19 +4,18 @@ public enum RuleVerdict: String, Sendable, Hashable, Codable {
     /// The version opens the rule's links in the app.
     case open
     /// An `exclude` rule: always the browser.
-    case excluded
+    case exclude
     /// In range but switched off for this version: fall back to the browser.
     case switchedOff = "switched_off"
-    /// Not handled by this version (outside the route's range): fall back to the browser. The same
-    /// vocabulary as `Matrix.Get` cells.
-    case fallback
+    /// Not handled by this version: fall back to the browser.
+    case unsupported
 
     /// The verdict of `route` for `version` on `platform`.
     public init(_ route: Route, platform: Platform, version: Version) {
         if route.action == .exclude {
-            self = .excluded
+            self = .exclude
         } else if !route.inRange(platform, version) {
-            self = .fallback
+            self = .unsupported
         } else {
             self = route.isSwitchedOff(platform, version) ? .switchedOff : .open
         }
@@ -43,11 +42,11 @@ enum DecisionMaking {
         switch verdict {
         case .open:
             return Decision(decision: .openInApp, reason: .route, route: route)
-        case .excluded:
+        case .exclude:
             return Decision(decision: .openInBrowser, reason: .excluded, route: route, fallbackUrl: fallbackURL)
         case .switchedOff:
             return Decision(decision: .openInBrowser, reason: .switchedOff, route: route, fallbackUrl: fallbackURL)
-        case .fallback:
+        case .unsupported:
             return Decision(
                 decision: .openInBrowser, reason: .unsupportedVersion, route: route, fallbackUrl: fallbackURL,
                 supportedSince: supportedSince)

@@ -19,17 +19,16 @@ import Testing
         #expect(table.domains.map(\.name) == ["badoo.com", "m.badoo.com"])
         #expect(table.domains.map(\.rules) == [[0, 1, 2], [0, 1, 2]])
         #expect(table.schemes == [CanOpenScope(name: "badoo", rules: [3])])
-        #expect(table.rules.map(\.verdict) == [.excluded, .open, .fallback, .open])
+        #expect(table.rules.map(\.verdict) == [.exclude, .open, .unsupported, .open])
         #expect(table.rules[2].supportedSince == "5.12.0")
     }
 
     @Test func verdictsFollowTheVersion() throws {
-        #expect(try table(.published512, "5.12.0").table.rules.map(\.verdict) == [.excluded, .open, .open, .open])
-        #expect(
-            try table(.switchedOff, "5.12.0").table.rules.map(\.verdict) == [.excluded, .open, .switchedOff, .open])
+        #expect(try table(.published512, "5.12.0").table.rules.map(\.verdict) == [.exclude, .open, .open, .open])
+        #expect(try table(.switchedOff, "5.12.0").table.rules.map(\.verdict) == [.exclude, .open, .switchedOff, .open])
         #expect(
             try table(.switchedOff, "5.12.0", .android).table.rules.map(\.verdict) == [
-                .excluded, .open, .open, .fallback,
+                .exclude, .open, .open, .unsupported,
             ])
     }
 
