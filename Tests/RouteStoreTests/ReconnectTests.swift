@@ -1,4 +1,5 @@
 import Foundation
+import RegistryTesting
 import RouteCore
 import RouteStore
 import Testing
@@ -6,9 +7,9 @@ import Testing
 /// Server restarts and killed sessions, on a cluster of this suite's own.
 @Suite("Reconnect after failures")
 final class ReconnectTests {
-    let cluster: PrivateCluster
+    let cluster: TestCluster
 
-    init() throws { cluster = try PrivateCluster() }
+    init() throws { cluster = try TestPostgres.privateCluster() }
 
     deinit { cluster.destroy() }
 

@@ -1,16 +1,18 @@
 import Foundation
+import RegistryTesting
 import RouteStore
 
-/// A fresh, migrated database for one test suite instance, dropped when the instance goes away.
+/// A fresh, migrated database (from the shared test harness) for one test suite instance, dropped when the
+/// instance goes away.
 final class StoreTestDatabase: Sendable {
     let url: String
     let database: Database
     private let dropDatabase: @Sendable () -> Void
 
     init(suite: String, migrate: Bool = true, poolSize: Int = 8) throws {
-        let created = try TemporaryDatabase.create(suite: suite)
+        let created = try TestPostgres.makeDatabase(suite: suite)
         url = created.url
-        dropDatabase = created.drop
+        dropDatabase = { try? created.drop() }
         database = Database(Database.Configuration(url: url, poolSize: poolSize))
         if migrate { try MigrationRunner.bundled().run(on: database) }
     }
