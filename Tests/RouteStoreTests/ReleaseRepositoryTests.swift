@@ -62,7 +62,7 @@ struct ReleaseRepositoryTests {
         #expect(missing.code == .notFound)
     }
 
-    @Test func listFiltersAndPagesInVersionOrder() throws {
+    @Test func listFiltersAndPagesNewestVersionFirst() throws {
         try fixture.tx { tx in
             for text in ["5.10", "5.9", "5.12.1", "5.12"] {
                 _ = try releases.upsertDraft(app: "badoo", platform: .ios, version: Fixtures.version(text), in: tx)
@@ -72,7 +72,7 @@ struct ReleaseRepositoryTests {
                 app: "badoo", platform: .ios, version: Fixtures.version("5.12"), to: .live, in: tx)
         }
         let ios = try fixture.tx { try releases.list(app: "badoo", platform: .ios, in: $0) }
-        #expect(ios.items.map(\.release.version.description) == ["5.9", "5.10", "5.12", "5.12.1"])
+        #expect(ios.items.map(\.release.version.description) == ["5.12.1", "5.12", "5.10", "5.9"])
         let live = try fixture.tx { try releases.list(app: "badoo", state: .live, in: $0) }
         #expect(live.items.map(\.release.version.description) == ["5.12"])
         var seen: [String] = []
@@ -84,6 +84,6 @@ struct ReleaseRepositoryTests {
             seen += page.items.map { "\($0.release.platform.rawValue) \($0.release.version)" }
             token = page.nextPageToken
         } while token != nil
-        #expect(seen == ["android 51200", "ios 5.9", "ios 5.10", "ios 5.12", "ios 5.12.1"])
+        #expect(seen == ["android 51200", "ios 5.12.1", "ios 5.12", "ios 5.10", "ios 5.9"])
     }
 }

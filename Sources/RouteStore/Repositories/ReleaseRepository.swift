@@ -72,7 +72,7 @@ public struct ReleaseRepository: Sendable {
         ).first.map(decode)
     }
 
-    /// The releases of `app` (optionally of one platform and state), by platform then ascending version.
+    /// The releases of `app` (optionally of one platform and state), by platform then newest version first.
     public func list(
         app: String, platform: Platform? = nil, state: ReleaseState? = nil, _ page: PageRequest = PageRequest(),
         in tx: Transaction
@@ -83,8 +83,9 @@ public struct ReleaseRepository: Sendable {
             SELECT \(ReleaseRepository.columns), version FROM releases
             WHERE app = \(app) AND (\(platform?.rawValue)::text IS NULL OR platform = \(platform?.rawValue))
                 AND (\(state?.rawValue)::text IS NULL OR state = \(state?.rawValue))
-                AND (\(after?.platform)::text IS NULL OR (platform, version) > (\(after?.platform), \(after?.version)::integer[]))
-            ORDER BY platform, version LIMIT \(page.limit + 1)
+                AND (\(after?.platform)::text IS NULL OR platform > \(after?.platform)
+                    OR (platform = \(after?.platform) AND version < \(after?.version)::integer[]))
+            ORDER BY platform, version DESC LIMIT \(page.limit + 1)
             """)
         return PageToken.page(try rows.map(decode), limit: page.limit) {
             Key(platform: $0.release.platform.rawValue, version: $0.release.version.key)
