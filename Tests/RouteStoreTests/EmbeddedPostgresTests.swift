@@ -1,4 +1,5 @@
 import Foundation
+import RegistryTesting
 import RouteStore
 import Testing
 
@@ -76,6 +77,19 @@ struct EmbeddedPostgresTests {
         try cluster.start()
 
         EmbeddedPostgres.stopAllRunning()
+        #expect(!cluster.isRunning)
+    }
+
+    @Test func aServerThatCannotStartReportsTheEndOfItsLog() throws {
+        let busyPort = try TestPostgres.cluster.port  // Taken by the shared test cluster.
+        let directory = try EmbeddedTestSupport.scratchDirectory()
+        let cluster = EmbeddedPostgres(
+            configuration: .init(dataDirectory: directory, tcpPort: busyPort, durable: false, notice: { _ in }))
+        defer { EmbeddedTestSupport.discard(cluster, directory: directory) }
+
+        let error = try #require(throws: EmbeddedPostgresError.self) { try cluster.start() }
+        #expect(error.code == .startFailed)
+        #expect(error.message.contains("could not bind"))
         #expect(!cluster.isRunning)
     }
 }

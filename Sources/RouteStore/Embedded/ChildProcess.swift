@@ -44,17 +44,17 @@ package struct ChildProcess {
         guard capture >= 0 else {
             throw EmbeddedPostgresError(.processFailed, "cannot create a temporary file in \(capturePath)")
         }
-        defer {
-            close(capture)
-            unlink(capturePath)
-        }
+        // Unlinked at once: nothing is left behind even if this process is killed meanwhile.
+        unlink(capturePath)
+        let reader = FileHandle(fileDescriptor: capture, closeOnDealloc: true)
 
         let command = user.map { ["-u", $0, "--", executable] + arguments } ?? arguments
         let program = user == nil ? executable : try Self.runuserPath()
         let pid = try Self.spawn(program, arguments: command, output: capture)
         let status = Self.wait(for: pid)
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: capturePath))) ?? Data()
-        return Outcome(status: status, output: String(decoding: data, as: UTF8.self))
+        lseek(capture, 0, SEEK_SET)
+        let data = (try? reader.readToEnd()) ?? nil
+        return Outcome(status: status, output: String(decoding: data ?? Data(), as: UTF8.self))
     }
 
     private static func spawn(_ program: String, arguments: [String], output: Int32) throws -> pid_t {
