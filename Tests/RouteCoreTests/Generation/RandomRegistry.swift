@@ -18,7 +18,7 @@ struct RegistryRNG: RandomNumberGenerator {
 /// Random registries and URLs over a small alphabet, so rules and URLs collide often.
 struct RandomRegistry {
     var rng: RegistryRNG
-    static let segments = ["a", "b", "ab", "A", "x%2Fy"]
+    static let segments = ["a", "b", "ab", "A", "x%2Fy", "en", "bz"]
     static let versions = ["1", "2", "2.5", "3", "4"].map { try! Version($0) }
     static let hosts = ["one.example", "two.example"]
     static let appIDs = ["ABCDE12345.com.example.one", "ABCDE12345.com.example.two"]
@@ -32,7 +32,7 @@ struct RandomRegistry {
         if chance(0.1) { return nil }
         var parts: [String] = []
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
-            parts.append(pick(Self.segments + ["*", "?", "a*", "?b"]))
+            parts.append(pick(Self.segments + ["*", "?", "a*", "?b", "$(food)", "$(lang)"]))
         }
         return "/" + parts.joined(separator: "/") + (chance(0.3) ? "/*" : "")
     }
@@ -86,7 +86,7 @@ struct RandomRegistry {
             Domain(
                 host: Self.hosts[0], apps: ["app0", "app1"],
                 defaults: chance(0.2) ? MatchDefaults(percentEncoded: false) : nil),
-            Domain(host: Self.hosts[1], apps: ["app1"]),
+            Domain(host: Self.hosts[1], apps: ["app1"], substitutionVariables: ["food": ["ab", "b*"]]),
         ]
         return Registry(apps: apps, domains: domains, routes: routes, releases: releases)
     }
