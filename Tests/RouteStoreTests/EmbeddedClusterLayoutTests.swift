@@ -31,12 +31,7 @@ struct EmbeddedClusterLayoutTests {
         let notices = NoticeLog()
         let cluster = EmbeddedTestSupport.cluster(at: "\(directory)/data", notices: notices)
         let clusterDirectory = { cluster.clusterDirectory ?? "" }
-        defer {
-            EmbeddedTestSupport.discard(cluster, directory: directory)
-            if clusterDirectory().hasPrefix("/var/tmp/") {
-                try? FileManager.default.removeItem(atPath: (clusterDirectory() as NSString).deletingLastPathComponent)
-            }
-        }
+        defer { EmbeddedTestSupport.discard(cluster, directory: directory) }
         let uri = try cluster.start()
         try EmbeddedTestSupport.psql(uri, "CREATE TABLE relocated (id int)")
         try cluster.stop()
@@ -57,6 +52,12 @@ struct EmbeddedClusterLayoutTests {
         #expect(try again.start() == uri)
         #expect(again.clusterDirectory == clusterDirectory())
         #expect(try EmbeddedTestSupport.psql(uri, "SELECT count(*) FROM relocated") == "0")
+
+        let home = (clusterDirectory() as NSString).deletingLastPathComponent
+        try again.destroy()
+        #expect(!FileManager.default.fileExists(atPath: clusterDirectory()))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/data/pgdata"))
+        if geteuid() == 0 { #expect(!FileManager.default.fileExists(atPath: home)) }
     }
 
     /// The server reports its directory with symlinks resolved; comparing against the unresolved path

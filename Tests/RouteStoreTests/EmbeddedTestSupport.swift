@@ -52,9 +52,9 @@ enum EmbeddedTestSupport {
         var description: String { "psql failed: \(message)" }
     }
 
-    /// Stops the cluster (if it runs) and removes its directory; for `defer` blocks.
+    /// Stops and destroys the cluster (wherever it was placed) and removes the scratch directory; for `defer`.
     static func discard(_ cluster: EmbeddedPostgres, directory: String) {
-        try? cluster.stop()
+        try? cluster.destroy()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -118,6 +118,33 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
+    /// Stops the server and deletes the cluster: its files (in place, or relocated under /var/tmp), socket
+    /// directory, log and the links to them. Other files in the data directory (a snapshot, a token) stay.
+    /// For tests and for starting over; the data is gone for good.
+    public func destroy() throws {
+        try stop()
+        try state.withLock { state in
+            let layout =
+                try state.layout
+                ?? ClusterLayout.prepare(
+                    dataDirectory: configuration.dataDirectory, port: port, notice: { _ in })
+            let data = layout.dataDirectory
+            let relocated = !layout.clusterDirectory.hasPrefix(data + "/")
+            var doomed = [layout.clusterDirectory, layout.socketDirectory, layout.logFile]
+            doomed += ["\(data)/pgdata", "\(data)/postgres.log", "\(data)/socket"]
+            if relocated, layout.clusterDirectory.hasPrefix("/var/tmp/routereg-") {
+                doomed.append((layout.clusterDirectory as NSString).deletingLastPathComponent)
+            }
+            for path in doomed {
+                let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+                if isLink || FileManager.default.fileExists(atPath: path) {
+                    try FileManager.default.removeItem(atPath: path)
+                }
+            }
+            state.layout = nil
+        }
+    }
+
     /// Whether the server process of this cluster is alive right now (false after a crash, too).
     public var isRunning: Bool {
         state.withLock { state in
