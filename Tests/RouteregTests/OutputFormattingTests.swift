@@ -57,6 +57,13 @@ struct OutputFormattingTests {
         #expect(RouteText.range(VersionRange(since: try Version("5.0"), until: try Version("6.0"))) == "5.0–6.0")
     }
 
+    @Test func documentETagsAreShortenedForPeople() {
+        #expect(
+            RouteText.shortETag("\"289a959d4eedbea235d1c7f92f496ebb0da3bc2f2dda7f920b247a0768bac17d\"")
+                == "289a959d4eed…")
+        #expect(RouteText.shortETag("\"e3\"") == "\"e3\"")
+    }
+
     @Test func diffsPrintRemovedThenAddedPerApp() throws {
         let json = """
             {"added": [{"app": "T.b", "index": 2, "rule": {"/": "/l/a/*", "comment": "lookalikes"}}],

@@ -54,7 +54,7 @@ enum AASACommands {
         run.print(
             run.style.dim(
                 "# \(document.host) \(document.kind.rawValue) revision \(document.revision): \(document.cause), "
-                    + "\(run.ago(document.createTime)), etag \(document.etag)"))
+                    + "\(run.ago(document.createTime)), etag \(RouteText.shortETag(document.etag))"))
         run.print(pretty(document.document))
     }
 
@@ -66,7 +66,9 @@ enum AASACommands {
                 host: run.argument(0), kind: try documentKind(run), pageSize: page.pageSize, pageToken: page.pageToken))
         if run.json { return run.printJSON(raw) }
         if result.revisions.isEmpty { return run.print("No revisions of \(run.argument(0)) yet.") }
-        let rows = result.revisions.map { [String($0.revision), $0.cause, run.ago($0.createTime), $0.etag] }
+        let rows = result.revisions.map {
+            [String($0.revision), $0.cause, run.ago($0.createTime), RouteText.shortETag($0.etag)]
+        }
         run.print(TextTable.render(rows, header: ["revision", "cause", "created", "etag"]))
         run.printNextPage(result.nextPageToken)
     }

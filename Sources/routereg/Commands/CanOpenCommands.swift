@@ -74,7 +74,7 @@ enum CanOpenCommands {
         if !run.json {
             let rules = result.table?.rules.count ?? 0
             run.print(
-                "Wrote \(output): \(rules) rules for \(release.app) \(release.platform.rawValue) \(release.version), etag \(result.etag)."
+                "Wrote \(output): \(rules) rules for \(release.app) \(release.platform.rawValue) \(release.version), etag \(RouteText.shortETag(result.etag))."
             )
         }
     }

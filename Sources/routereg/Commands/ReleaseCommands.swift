@@ -59,7 +59,7 @@ enum ReleaseCommands {
             let rows = result.revisions.map { ref in
                 [
                     ref.host, ref.kind.rawValue, String(ref.revision), ref.changed ? "new revision" : "unchanged",
-                    ref.etag,
+                    RouteText.shortETag(ref.etag),
                 ]
             }
             run.print(

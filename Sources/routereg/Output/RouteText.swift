@@ -1,3 +1,4 @@
+import Foundation
 import RouteCore
 
 /// How routes read for people: patterns in AASA-like syntax, version ranges, kill switches.
@@ -18,6 +19,13 @@ enum RouteText {
         if pattern.percentEncoded == false { options.append("percent-decoded") }
         if !options.isEmpty { text += " (" + options.joined(separator: ", ") + ")" }
         return text
+    }
+
+    /// A document ETag for people: a SHA-256 is cut to its first 12 hex digits (`--json` has it whole).
+    static func shortETag(_ etag: String) -> String {
+        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        guard bare.count > 16 else { return etag }
+        return String(bare.prefix(12)) + "…"
     }
 
     /// `5.12.0+` (open-ended) or `5.0–6.0` (until is exclusive).
