@@ -24,9 +24,10 @@ enum BinaryRunner {
         return nil
     }()
 
-    /// A home directory without a config file, so the developer's own config never leaks into a test.
+    /// A home directory without a config file, so the developer's own config never leaks into a test. It stays
+    /// empty, so every run shares one instead of leaving one behind per process.
     static let emptyHome: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-test-home-\(getpid())").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-test-home").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
