@@ -14,6 +14,8 @@ import os
 import queue
 import re
 import secrets
+import shutil
+import tempfile
 import subprocess
 import threading
 import time
@@ -35,7 +37,11 @@ def server(tmp_path_factory):
     """Starts `routereg serve --listen 127.0.0.1:0`, waits for `listening on http://...`, stops it after."""
     admin_token = secrets.token_urlsafe(24)
     env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=admin_token)
-    data_dir = tmp_path_factory.mktemp("routereg-data")
+    # The embedded cluster runs as the `postgres` user when the tests run as root: its data directory must be
+    # reachable by that user (pytest's own tmp root is 0700), or the cluster is relocated outside it and
+    # outlives the test's clean-up.
+    data_dir = tempfile.mkdtemp(prefix="routereg-py-")
+    os.chmod(data_dir, 0o711)
     process = subprocess.Popen(
         [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env)
@@ -71,6 +77,7 @@ def server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def wait_ready(url, deadline):

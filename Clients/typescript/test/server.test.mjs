@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { RouteRegistryClient, aasaHandler, evaluate } from "../dist/index.js";
@@ -27,6 +27,8 @@ async function startRegistry() {
   let dataDir;
   if (!process.env.DATABASE_URL) {
     dataDir = mkdtempSync(path.join(tmpdir(), "routereg-ts-"));
+    // As root the embedded cluster runs as `postgres`, which must reach the data directory (mkdtemp makes 0700).
+    chmodSync(dataDir, 0o711);
     args.push("--data-dir", dataDir);
   }
   const child = spawn(BIN, args, {
