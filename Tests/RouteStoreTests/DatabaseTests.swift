@@ -165,6 +165,23 @@ struct DatabaseTests {
         #expect(database.openConnections <= 3)
     }
 
+    @Test func aConnectionLostAtCommitIsReportedAsAnUnknownOutcomeNeverRetried() throws {
+        let killer = try Connection(url: fixture.url)
+        let attempts = Attempts()
+        let error = try #require(throws: StoreError.self) {
+            try database.withTransaction { tx in
+                attempts.increment()
+                try tx.query("INSERT INTO items (id, name) VALUES (\(1), \("maybe"))")
+                // Waits (up to 5 s) until the session is gone, so COMMIT meets a dead connection.
+                try killer.query("SELECT pg_terminate_backend(\(Int(tx.connection.backendPID)), 5000)")
+            }
+        }
+        #expect(error.code == .commitOutcomeUnknown)
+        #expect(error.registryError.code == .unavailable)
+        #expect(attempts.value == 1)
+        #expect(try count() == 0)
+    }
+
     @Test func aTerminatedSessionIsReplacedOnTheNextUse() throws {
         let pid = try database.withConnection { Int($0.backendPID) }
         let other = try Connection(url: fixture.url)
