@@ -1,0 +1,86 @@
+import Foundation
+import RegistryTesting
+import Testing
+
+/// The README's tour and release-day walkthrough, run exactly as written: every `routereg` line of those
+/// code blocks through the built binary, and the tour's `curl`, against a real server. Editing the README
+/// edits this test.
+@Suite(.serialized, .enabled(if: BinaryRunner.executable != nil, "the routereg binary is not next to the tests"))
+struct ReadmeWalkthroughTests {
+    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+
+    /// The lines of the first fenced `sh` block after `heading`.
+    static func block(after heading: String) throws -> [String] {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let section = try #require(text.range(of: "\n" + heading + "\n"), "README has no \(heading)")
+        let rest = text[section.upperBound...]
+        let open = try #require(rest.range(of: "```sh\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        return rest[open.upperBound..<close.lowerBound].split(separator: "\n").map(String.init)
+    }
+
+    /// Splits a shell command line into words (single and double quotes; no expansions are needed here).
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == " " {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    @Test func quotingFollowsTheShell() {
+        #expect(
+            Self.words("routereg route add badoo x '/l/a/*' --reason 'crash in 5.12.0'")
+                == ["routereg", "route", "add", "badoo", "x", "/l/a/*", "--reason", "crash in 5.12.0"])
+    }
+
+    @Test func tourAndReleaseDayRunAsWritten() async throws {
+        let server = try TestRegistryServer(suite: "readme")
+        defer { server.shutdown() }
+        let environment = [
+            "ROUTEREG_SERVER": server.baseURL.absoluteString, "ROUTEREG_TOKEN": TestRegistryServer.adminToken,
+        ]
+        let lines = try Self.block(after: "## A 60-second tour") + Self.block(after: "## Release day")
+        var ran = 0
+        for line in lines {
+            if line.hasPrefix("routereg ") {
+                let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+                #expect(result.status == 0, "\(line): \(result.stderr)")
+                ran += 1
+            } else if line.hasPrefix("curl ") {
+                let hostHeader = try #require(line.range(of: "Host: "))
+                let host = line[hostHeader.upperBound...].prefix { $0 != "'" }
+                let path = try #require(line.range(of: "localhost:8080")).upperBound
+                let (body, response) = try await server.get(
+                    String(line[path...].prefix { $0 != ";" && $0 != " " }), host: String(host))
+                #expect(response.statusCode == 200)
+                #expect(String(decoding: body, as: UTF8.self).contains("/u/*"))
+            } else {
+                #expect(line.hasPrefix("export "), "a README line this test does not know how to run: \(line)")
+            }
+        }
+        #expect(ran >= 14)
+        let decision = try await server.result(
+            "CanOpen.Check",
+            ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/42"],
+            token: nil)
+        #expect(decision["reason"] as? String == "switched_off")
+    }
+}
