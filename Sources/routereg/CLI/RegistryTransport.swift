@@ -1,6 +1,10 @@
 import Foundation
 import RouteRegistryClient
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Sends one JSON-RPC call and returns the result's bytes as the server sent them. The CLI prints those
 /// bytes for `--json` and decodes them for people; tests substitute a scripted transport.
 protocol RegistryTransport {
@@ -13,7 +17,14 @@ struct HTTPTransport: RegistryTransport {
     let client: RPCClient
 
     init(settings: ClientSettings) {
-        client = RPCClient(server: settings.server, token: settings.token, timeout: 30)
+        // One command, one short-lived session: nothing cached or kept between runs (answers to JSON-RPC POSTs
+        // are never cacheable, and the registry sets no cookies).
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        client = RPCClient(
+            server: settings.server, token: settings.token, session: URLSession(configuration: configuration),
+            timeout: 30)
     }
 
     func call(method: String, params: Data) throws -> Data {
