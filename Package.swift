@@ -82,6 +82,8 @@ let package = Package(
         .testTarget(
             name: "RouteregTests",
             dependencies: ["routereg", "RegistryTesting"],
+            // Golden transcripts are read through #filePath, not bundled.
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
