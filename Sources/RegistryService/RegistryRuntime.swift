@@ -53,10 +53,11 @@ public final class RegistryRuntime: Sendable {
     /// Seconds between two checks for missed changes.
     static let pollInterval: TimeInterval = 2
 
-    /// Stops the listener and the background retry.
+    /// Stops the listener and the background retry, and waits until the last snapshot is persisted.
     public func stop() {
         stopped.store(true, ordering: .relaxed)
         listener.stop()
+        service.flushPersistedSnapshot()
     }
 
     private func retryUntilReady() {

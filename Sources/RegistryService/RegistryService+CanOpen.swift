@@ -15,20 +15,15 @@ extension RegistryService {
             app: input.app, platform: input.platform, version: input.version, url: url, original: input.url)
     }
 
-    /// `CanOpen.GetTable`: live versions' tables come from the snapshot; any other version's is computed.
+    /// `CanOpen.GetTable`: any version's table, computed from the snapshot's registry; live versions' are
+    /// remembered, and a current `ifNoneMatch` is answered from the remembered ETag alone.
     public func canOpenTable(_ input: API.CanOpenGetTable.Input) throws(RegistryError) -> API.CanOpenGetTable.Output {
-        let current = snapshot
+        let tables = snapshot.canOpenTables
         let key = CanOpenKey(app: input.app, platform: input.platform, version: input.version)
-        let generated: GeneratedCanOpenTable
-        if let table = current.canOpenTables[key] {
-            generated = table
-        } else {
-            guard current.registry.apps.contains(where: { $0.id == input.app }),
-                let table = try Generator.canOpenTable(
-                    registry: current.registry, app: input.app, platform: input.platform, version: input.version)
-            else { throw RegistryError.notFound("apps/\(input.app)") }
-            generated = table
+        if let ifNoneMatch = input.ifNoneMatch, let etag = tables.knownETag(key), etag == ifNoneMatch {
+            return API.CanOpenGetTable.Output(etag: etag, notModified: true, table: nil)
         }
+        guard let generated = try tables.table(key) else { throw RegistryError.notFound("apps/\(input.app)") }
         let notModified = input.ifNoneMatch == generated.file.etag
         return API.CanOpenGetTable.Output(
             etag: generated.file.etag, notModified: notModified, table: notModified ? nil : generated.table)

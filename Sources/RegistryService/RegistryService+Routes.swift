@@ -11,13 +11,27 @@ extension RegistryService {
                 createTime: Timestamp.string(stored.createTime), updateTime: Timestamp.string(stored.updateTime)))
     }
 
-    /// The route as the API shows it, with its current position.
+    /// The route as the API shows it, with its current position (counted in SQL: decoding every route of
+    /// the app to find one position made each route write O(routes)).
     private func routeResource(app: String, id: String, in tx: Transaction) throws -> RouteResource {
-        let routes = try store.routes.all(app: app, in: tx)
-        guard let position = routes.firstIndex(where: { $0.value.id == id }) else {
+        guard let stored = try store.routes.get(app: app, id: id, in: tx) else {
             throw RegistryError.notFound("apps/\(app)/routes/\(id)")
         }
-        return Self.resource(routes[position], app: app, position: position)
+        let position = try tx.query(
+            """
+            SELECT count(*) AS n FROM routes WHERE app = \(app)
+                AND position < (SELECT position FROM routes WHERE app = \(app) AND id = \(id))
+            """)[0].int("n")
+        return Self.resource(stored, app: app, position: position)
+    }
+
+    /// The mutation of a write that leaves `resource`'s route at its position.
+    private func routeMutation(
+        _ resource: RouteResource, app: String, before: Route?, after: Route
+    ) -> Mutation<RouteResource> {
+        Mutation(
+            value: resource, before: before, after: after,
+            change: .route(app: app, route: after, position: resource.position))
     }
 
     private func requireApp(_ app: String, in tx: Transaction) throws {
@@ -40,8 +54,8 @@ extension RegistryService {
                 )
             }
             let stored = try self.store.routes.create(route, app: app, before: before, in: tx)
-            return Mutation(
-                value: try self.routeResource(app: app, id: route.id, in: tx), before: nil, after: stored.value)
+            return self.routeMutation(
+                try self.routeResource(app: app, id: route.id, in: tx), app: app, before: nil, after: stored.value)
         }.value
     }
 
@@ -88,9 +102,9 @@ extension RegistryService {
             // Switch-offs are managed by SwitchOff/SwitchOn only, so an update never revives a killed version.
             updated.switchedOff = before.value.switchedOff
             let stored = try self.store.routes.update(updated, app: app, expectedEtag: etag, in: tx)
-            return Mutation(
-                value: try self.routeResource(app: app, id: route.id, in: tx), before: before.value, after: stored.value
-            )
+            return self.routeMutation(
+                try self.routeResource(app: app, id: route.id, in: tx), app: app, before: before.value,
+                after: stored.value)
         }.value
     }
 
@@ -100,7 +114,7 @@ extension RegistryService {
             cause: "Routes.Delete \(app)/\(id)"
         ) { tx in
             let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
-            return Mutation(value: (), before: stored.value, after: nil)
+            return Mutation(value: (), before: stored.value, after: nil, change: .routeRemoved(app: app, id: id))
         }
     }
 
@@ -143,8 +157,8 @@ extension RegistryService {
                 ? try self.store.routes.switchOff(
                     app: app, id: id, platform: platform, versions: versions, reason: reason, in: tx)
                 : try self.store.routes.switchOn(app: app, id: id, platform: platform, versions: versions, in: tx)
-            return Mutation(
-                value: try self.routeResource(app: app, id: id, in: tx), before: before.value, after: stored.value)
+            return self.routeMutation(
+                try self.routeResource(app: app, id: id, in: tx), app: app, before: before.value, after: stored.value)
         }.value
     }
 }

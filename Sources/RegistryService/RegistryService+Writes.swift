@@ -12,48 +12,103 @@ public struct WriteOutcome<Value: Sendable>: Sendable {
 }
 
 extension RegistryService {
-    /// The body of a write: its result, and the resource before and after for the audit log.
+    /// The body of a write: its result, the resource before and after for the audit log, and, when the
+    /// body knows it, how the registry changed.
     struct Mutation<Value> {
         var value: Value
         var before: (any Encodable)?
         var after: (any Encodable)?
+        var change: RegistryChange?
+
+        init(value: Value, before: (any Encodable)?, after: (any Encodable)?, change: RegistryChange? = nil) {
+            self.value = value
+            self.before = before
+            self.after = after
+            self.change = change
+        }
     }
 
     /// Runs one write as a single transaction: the change, the revisions of every generated file it changes
     /// (caused by `cause`), and its audit entry commit together or not at all. Then refreshes the snapshot,
     /// so the caller's next read sees its write.
+    ///
+    /// The registry the files are generated from is the snapshot's with the body's `change` applied, when
+    /// the snapshot is exactly the state the transaction started from (no other write since): loading the
+    /// whole registry on every write made each write cost O(routes), and seeding N routes O(N²).
     func write<Value: Sendable>(
         _ caller: Caller, method: String, resource: String, cause: String,
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
+        try rebuildLock.withLock { _ throws(RegistryError) -> WriteOutcome<Value> in
+            try writeLocked(caller, method: method, resource: resource, cause: cause, body)
+        }
+    }
+
+    /// `write`; the caller holds `rebuildLock`.
+    private func writeLocked<Value: Sendable>(
+        _ caller: Caller, method: String, resource: String, cause: String,
+        _ body: @escaping (Transaction) throws -> Mutation<Value>
+    ) throws(RegistryError) -> WriteOutcome<Value> {
+        var afterWrite: SnapshotBuilder.Reuse?
         let outcome: WriteOutcome<Value> = try mapped {
             try store.write(actor: caller.actor, method: method, resource: resource, requestID: caller.requestID) {
                 tx in
+                // The write lock is held: no other write can commit until this transaction ends.
+                let generation = try SnapshotBuilder.generation(tx.query(SnapshotBuilder.generationQuery))
                 let mutation = try body(tx)
-                let (revisions, lint) = try regenerate(cause: cause, in: tx)
+                let registry = try registryAfter(mutation.change, generation: generation, in: tx)
+                let (revisions, lint) = try regenerate(registry, cause: cause, in: tx)
+                afterWrite = SnapshotBuilder.Reuse(generationBefore: generation, registry: registry)
                 return WriteResult(
                     WriteOutcome(value: mutation.value, revisions: revisions, lint: lint),
                     before: try mutation.before.map { try SQLJSON(encoding: $0) },
                     after: try mutation.after.map { try SQLJSON(encoding: $0) })
             }
         }
-        do { try refreshSnapshot() } catch {
+        do { try rebuildLocked(force: false, reusing: afterWrite) } catch {
             // The write committed; other servers and the next notification will catch up.
             options.log("snapshot: refresh after \(method) failed (\(error))")
         }
         return outcome
     }
 
+    /// The registry as `tx` sees it after the body ran: the current snapshot's with `change` applied when
+    /// the snapshot is of `generation` (the state before the body), else loaded from the database.
+    func registryAfter(_ change: RegistryChange?, generation: Int64, in tx: Transaction) throws -> Registry {
+        let current = snapshot
+        guard let change, current.generation > 0, current.generation == generation else {
+            return try store.loadRegistry(in: tx)
+        }
+        var registry = current.registry
+        switch change {
+        case .releases:
+            registry.releases = try store.releases.all(in: tx).map(\.release)
+        case .route(let app, let route, let position):
+            var routes = (registry.routes[app] ?? []).filter { $0.id != route.id }
+            routes.insert(route, at: min(max(0, position), routes.count))
+            registry.routes[app] = routes
+        case .routeRemoved(let app, let id):
+            let routes = (registry.routes[app] ?? []).filter { $0.id != id }
+            registry.routes[app] = routes.isEmpty ? nil : routes
+        }
+        #if DEBUG
+            // Debug builds (the tests) prove the shortcut against a full load on every write.
+            let loaded = try store.loadRegistry(in: tx)
+            assert(registry == loaded, "incremental registry differs from the database after \(change)")
+        #endif
+        return registry
+    }
+
     /// Regenerates every domain's files from the registry as the transaction sees it and appends a revision
     /// for each file whose bytes changed. Throws FAILED_PRECONDITION (rolling the write back) when a file
     /// cannot be generated, e.g. an AASA above Apple's size limit.
-    func regenerate(cause: String, in tx: Transaction) throws -> ([RevisionRef], [LintFinding]) {
-        let registry = try store.loadRegistry(in: tx)
+    func regenerate(_ registry: Registry, cause: String, in tx: Transaction) throws -> ([RevisionRef], [LintFinding]) {
         var files: [String: HostFiles] = [:]
         for domain in registry.domains {
             let host = domain.host.lowercased()
-            files[host] = try Generator.hostFiles(registry: registry, host: host)
+            files[host] = try hostFiles.files(registry, host: host)
         }
+        hostFiles.retain(hosts: Set(files.keys))
         var refs: [RevisionRef] = []
         var lint: [LintFinding] = []
         for host in files.keys.sorted() {
@@ -78,6 +133,16 @@ extension RegistryService {
         }
         return (refs, lint)
     }
+}
+
+/// How a write changed the registry, so the service can update its copy instead of reloading it.
+enum RegistryChange {
+    /// Releases changed (publish, retire, create): they are reloaded, routes are not.
+    case releases
+    /// `route` of `app` was created or replaced and now sits at 0-based `position`.
+    case route(app: String, route: Route, position: Int)
+    /// The route `id` of `app` was deleted.
+    case routeRemoved(app: String, id: String)
 }
 
 /// The live versions a revision was computed from, per app and platform (stored with each revision).

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RouteCore
 import RouteStore
@@ -33,8 +34,17 @@ public final class RegistryService: Sendable {
     /// The current snapshot and its watchers.
     public let snapshots: SnapshotHolder
     let options: Options
-    /// Serializes snapshot rebuilds, so an older state never overwrites a newer one mid-flight.
-    private let rebuildLock = Mutex(())
+    /// Serializes snapshot rebuilds, so an older state never overwrites a newer one mid-flight. Writes hold
+    /// it from their transaction to their rebuild, so the change notification of a server's own write
+    /// finds the snapshot already current instead of rebuilding it a second time.
+    let rebuildLock = Mutex(())
+    /// Each host's generated files and what they were generated from.
+    let hostFiles = HostFilesCache()
+    /// The newest snapshot waiting to be persisted (the file is written off the request path).
+    private let pendingPersist = Mutex<Snapshot?>(nil)
+    private let persistQueue = DispatchQueue(label: "routereg.snapshot-persist")
+    /// Nanoseconds the last snapshot rebuild took (read from the database, built, installed), for metrics.
+    private let lastRebuildNanos = Atomic<UInt64>(0)
 
     public init(store: Store, options: Options = Options()) {
         self.store = store
@@ -63,17 +73,57 @@ public final class RegistryService: Sendable {
 
     /// Rebuilds the snapshot from the database and installs it (skipped when nothing changed since).
     public func refreshSnapshot(force: Bool = false) throws {
-        try rebuildLock.withLock { _ in
-            let current = snapshots.current
-            if !force, current.generation > 0, try latestGeneration() == current.generation { return }
-            let snapshot = try SnapshotBuilder.build(from: store)
-            snapshots.install(snapshot)
-            if let file = options.snapshotFile {
-                do { try SnapshotFile.save(snapshot, to: file) } catch {
-                    options.log("snapshot: could not persist (\(error))")
-                }
-            }
+        try rebuildSnapshot(force: force, reusing: nil)
+    }
+
+    /// `refreshSnapshot`, taking the registry a write just committed when no other write came after it.
+    func rebuildSnapshot(force: Bool, reusing: SnapshotBuilder.Reuse?) throws {
+        try rebuildLock.withLock { _ in try rebuildLocked(force: force, reusing: reusing) }
+    }
+
+    /// The rebuild itself; the caller holds `rebuildLock`.
+    func rebuildLocked(force: Bool, reusing: SnapshotBuilder.Reuse?) throws {
+        let current = snapshots.current
+        if !force, current.generation > 0, try latestGeneration() == current.generation { return }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let snapshot = try SnapshotBuilder.build(from: store, reusing: reusing, previous: current)
+        snapshots.install(snapshot)
+        lastRebuildNanos.store(DispatchTime.now().uptimeNanoseconds - started, ordering: .relaxed)
+        schedulePersist(snapshot)
+    }
+
+    /// Persists `snapshot` on a background queue. Encoding the whole registry took as long as the rest of
+    /// a write; only the newest snapshot matters, so snapshots installed meanwhile replace the pending one.
+    private func schedulePersist(_ snapshot: Snapshot) {
+        guard options.snapshotFile != nil else { return }
+        let idle = pendingPersist.withLock { pending in
+            defer { pending = snapshot }
+            return pending == nil
         }
+        if idle { persistQueue.async { [self] in persistPending() } }
+    }
+
+    private func persistPending() {
+        guard let file = options.snapshotFile,
+            let snapshot = pendingPersist.withLock({ pending in
+                defer { pending = nil }
+                return pending
+            })
+        else { return }
+        do { try SnapshotFile.save(snapshot, to: file) } catch {
+            options.log("snapshot: could not persist (\(error))")
+        }
+    }
+
+    /// Waits until the newest snapshot is on disk (at shutdown, so a restart without a database serves it).
+    public func flushPersistedSnapshot() {
+        persistQueue.sync { persistPending() }
+    }
+
+    /// Seconds the last snapshot rebuild took (0 before the first): what every write and every change
+    /// notification costs on top of its transaction.
+    public var lastSnapshotBuildSeconds: Double {
+        Double(lastRebuildNanos.load(ordering: .relaxed)) / 1e9
     }
 
     /// True when the database answers a trivial query.

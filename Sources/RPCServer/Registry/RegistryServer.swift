@@ -40,6 +40,11 @@ public final class RegistryServer: Sendable {
         metrics.registerGauge("routereg_snapshot_age_seconds", help: "Seconds since the snapshot was built") {
             [ServerMetrics.Sample(value: Date().timeIntervalSince(service.snapshot.builtAt))]
         }
+        metrics.registerGauge(
+            "routereg_snapshot_build_seconds", help: "Seconds the last snapshot rebuild took (without persisting it)"
+        ) {
+            [ServerMetrics.Sample(value: service.lastSnapshotBuildSeconds)]
+        }
         metrics.registerGauge("routereg_document_revision", help: "Latest revision of each served document") {
             service.snapshot.documents.values.sorted { ($0.host, $0.kind.rawValue) < ($1.host, $1.kind.rawValue) }.map {
                 ServerMetrics.Sample(

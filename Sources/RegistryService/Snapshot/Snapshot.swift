@@ -10,8 +10,8 @@ public struct Snapshot: Sendable {
     public let registry: Registry
     /// The latest stored revision of each domain's documents.
     public let documents: [DocumentKey: ServedDocument]
-    /// canOpen tables of every live (app, platform, version).
-    public let canOpenTables: [CanOpenKey: GeneratedCanOpenTable]
+    /// canOpen tables, computed on first use (live versions' are remembered).
+    public let canOpenTables: CanOpenTableCache
     /// Compiled rule lists for `CanOpen.Check`.
     public let engine: DecisionEngine
     /// Active API tokens by the hex SHA-256 of their secret.
@@ -23,14 +23,30 @@ public struct Snapshot: Sendable {
     public let builtAt: Date
 
     public init(
-        registry: Registry, documents: [DocumentKey: ServedDocument],
-        canOpenTables: [CanOpenKey: GeneratedCanOpenTable],
-        tokens: [String: TokenGrant], generation: Int64, builtAt: Date = Date()
+        registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
+        generation: Int64, builtAt: Date = Date()
+    ) {
+        self.init(
+            registry: registry, documents: documents, tokens: tokens, generation: generation, builtAt: builtAt,
+            previous: nil)
+    }
+
+    /// A snapshot that takes `previous`'s compiled rules when only releases changed since (a publish or a
+    /// retire): the engine depends on apps, domains and routes alone, and compiling it is most of a build.
+    init(
+        registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
+        generation: Int64, builtAt: Date = Date(), previous: Snapshot?
     ) {
         self.registry = registry
         self.documents = documents
-        self.canOpenTables = canOpenTables
-        self.engine = DecisionEngine(registry: registry)
+        self.canOpenTables = CanOpenTableCache(registry: registry)
+        if let previous, previous.registry.routes == registry.routes, previous.registry.apps == registry.apps,
+            previous.registry.domains == registry.domains
+        {
+            self.engine = previous.engine
+        } else {
+            self.engine = DecisionEngine(registry: registry)
+        }
         self.tokens = tokens
         self.generation = generation
         self.builtAt = builtAt
@@ -38,7 +54,7 @@ public struct Snapshot: Sendable {
 
     /// A snapshot of nothing: what a server serves before it has ever reached its database.
     public static let empty = Snapshot(
-        registry: Registry(), documents: [:], canOpenTables: [:], tokens: [:], generation: 0)
+        registry: Registry(), documents: [:], tokens: [:], generation: 0)
 
     /// The document served for `host` (lower-cased, aliases resolved by generation), if any.
     public func document(host: String, kind: DocumentKind) -> ServedDocument? {

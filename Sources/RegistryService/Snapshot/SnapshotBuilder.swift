@@ -3,7 +3,8 @@ import RouteCore
 import RouteStore
 
 /// Builds a `Snapshot` from the database: the registry, the latest revision of every document and the
-/// active tokens, all read in one consistent transaction, then the derived canOpen tables.
+/// active tokens, all read in one consistent transaction. Nothing is generated here: the documents are the
+/// stored revisions, and canOpen tables are computed when first asked for (`CanOpenTableCache`).
 enum SnapshotBuilder {
     static let generationQuery: SQLQuery = "SELECT coalesce(max(id), 0) AS generation FROM audit"
 
@@ -11,10 +12,27 @@ enum SnapshotBuilder {
         Int64(try rows.first?.int("generation") ?? 0)
     }
 
-    static func build(from store: Store) throws -> Snapshot {
+    /// A registry a write committed, and the generation before that write.
+    struct Reuse {
+        var generationBefore: Int64
+        var registry: Registry
+    }
+
+    /// Builds the snapshot; `reusing` stands in for loading the registry when its write is the only one
+    /// committed after `generationBefore` (every write appends exactly one audit entry).
+    /// `previous` (the snapshot being replaced) lends its compiled rules when they still apply.
+    static func build(from store: Store, reusing: Reuse? = nil, previous: Snapshot? = nil) throws -> Snapshot {
         typealias Contents = (Registry, [StoredRevision], [String: TokenGrant], Int64)
         let (registry, revisions, tokens, generation): Contents = try store.read { tx -> Contents in
-            let registry = try store.loadRegistry(in: tx)
+            let registry: Registry
+            if let reusing,
+                try tx.query("SELECT count(*) AS n FROM audit WHERE id > \(reusing.generationBefore)").first?.int("n")
+                    == 1
+            {
+                registry = reusing.registry
+            } else {
+                registry = try store.loadRegistry(in: tx)
+            }
             let revisions = try store.revisions.allLatest(in: tx)
             let tokens = try activeTokens(store, tx)
             let generation = try Self.generation(tx.query(generationQuery))
@@ -28,14 +46,7 @@ enum SnapshotBuilder {
             documents[DocumentKey(host: document.host, kind: document.kind)] = document
         }
         return Snapshot(
-            registry: registry, documents: documents, canOpenTables: canOpenTables(registry), tokens: tokens,
-            generation: generation)
-    }
-
-    /// The canOpen tables of every live version. A registry the generator refuses (e.g. an AASA above
-    /// Apple's limit, which a publish could not have stored) yields none rather than no snapshot at all.
-    static func canOpenTables(_ registry: Registry) -> [CanOpenKey: GeneratedCanOpenTable] {
-        (try? Generator.generate(registry: registry).canOpenTables) ?? [:]
+            registry: registry, documents: documents, tokens: tokens, generation: generation, previous: previous)
     }
 
     private static func activeTokens(_ store: Store, _ tx: Transaction) throws -> [String: TokenGrant] {

@@ -36,8 +36,6 @@ enum SnapshotFile {
         }
         // Generation 0: any snapshot read from the database later is newer than this one.
         return Snapshot(
-            registry: contents.registry, documents: documents,
-            canOpenTables: SnapshotBuilder.canOpenTables(contents.registry), tokens: [:], generation: 0,
-            builtAt: contents.builtAt)
+            registry: contents.registry, documents: documents, tokens: [:], generation: 0, builtAt: contents.builtAt)
     }
 }

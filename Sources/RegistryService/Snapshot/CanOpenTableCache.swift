@@ -1,0 +1,78 @@
+import Foundation
+import RouteCore
+import Synchronization
+
+/// The canOpen tables of one snapshot, computed when first asked for instead of with the snapshot.
+///
+/// Why lazy: building every live version's table (and its JSON) on every snapshot made each write cost
+/// routes × live versions, and kept every table's bytes in memory (hundreds of megabytes at 10,000 routes
+/// × 200 versions) although clients mostly revalidate with `ifNoneMatch`. So the snapshot keeps the ETag of
+/// each live table once computed (a few bytes, enough to answer the 304 path without recomputing) and the
+/// most recently served full tables up to `byteBudget` bytes of JSON.
+public final class CanOpenTableCache: Sendable {
+    private struct State {
+        var etags: [CanOpenKey: String] = [:]
+        var recent: [CanOpenKey: GeneratedCanOpenTable] = [:]
+        /// Keys of `recent`, least recently used first.
+        var order: [CanOpenKey] = []
+        var bytes = 0
+    }
+
+    /// The most JSON bytes of full tables kept at once.
+    public static let byteBudget = 16 << 20
+
+    private let registry: Registry
+    private let live: Set<CanOpenKey>
+    private let state = Mutex(State())
+
+    init(registry: Registry) {
+        self.registry = registry
+        var live = Set<CanOpenKey>()
+        for app in registry.apps {
+            for platform in Platform.allCases {
+                for version in registry.liveVersions(app: app.id, platform: platform) {
+                    live.insert(CanOpenKey(app: app.id, platform: platform, version: version))
+                }
+            }
+        }
+        self.live = live
+    }
+
+    /// Whether `key` is a live version (whose table the cache keeps).
+    public func isLive(_ key: CanOpenKey) -> Bool { live.contains(key) }
+
+    /// The ETag of a live version's table, if it was computed already.
+    public func knownETag(_ key: CanOpenKey) -> String? {
+        state.withLock { $0.etags[key] }
+    }
+
+    /// The table of `key`'s version (live or not); nil for an unknown app. Live tables are remembered.
+    public func table(_ key: CanOpenKey) throws(RegistryError) -> GeneratedCanOpenTable? {
+        if let cached = state.withLock({ state -> GeneratedCanOpenTable? in
+            guard let table = state.recent[key] else { return nil }
+            if let at = state.order.firstIndex(of: key) { state.order.remove(at: at) }
+            state.order.append(key)
+            return table
+        }) {
+            return cached
+        }
+        guard
+            let generated = try Generator.canOpenTable(
+                registry: registry, app: key.app, platform: key.platform, version: key.version)
+        else { return nil }
+        guard live.contains(key) else { return generated }
+        state.withLock { state in
+            state.etags[key] = generated.file.etag
+            let size = generated.file.bytes.count
+            guard state.recent[key] == nil, size <= Self.byteBudget else { return }
+            while state.bytes + size > Self.byteBudget, !state.order.isEmpty {
+                let evicted = state.order.removeFirst()
+                state.bytes -= state.recent.removeValue(forKey: evicted)?.file.bytes.count ?? 0
+            }
+            state.recent[key] = generated
+            state.order.append(key)
+            state.bytes += size
+        }
+        return generated
+    }
+}
