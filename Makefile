@@ -5,6 +5,7 @@ SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
 .PHONY: run test test-swift test-clients build release bootstrap format lint clean
+.PHONY: bench
 
 bootstrap:
 	@scripts/bootstrap
@@ -40,3 +41,9 @@ lint:
 
 clean:
 	rm -rf .build
+
+## bench: routereg side by side with nginx (AASA GET, CanOpen over JSON-RPC), the write path, memory and the
+## matcher, on loopback with a release build; 5-10 minutes plus the build; rewrites BENCHMARKS.md (bench/bench.py)
+bench:
+	scripts/bootstrap bench
+	python3 bench/bench.py

@@ -1,0 +1,509 @@
+#!/usr/bin/env python3
+"""`make bench`: routereg side by side with nginx on loopback, the write path, memory, and the matcher.
+
+Runs everything bounded in time and stops by itself; writes bench/results/latest.json and regenerates
+BENCHMARKS.md. This machine may be shared and noisy: every ratio compares runs made minutes apart in the
+same invocation, rounds alternate between the two servers, and the load average is recorded throughout.
+
+    python3 bench/bench.py [--quick] [--skip-build] [--scratch-path .build] [--phases aasa,check,...]
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import report  # noqa: E402
+import seed  # noqa: E402
+from rpc import Client  # noqa: E402
+
+RESULTS = os.path.join(HERE, "results")
+PHASES = ["aasa", "check", "publish", "rss", "matcher"]
+
+
+def log(message):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LoadSampler:
+    """Samples the 1-minute load average every few seconds while the benchmark runs."""
+
+    def __init__(self):
+        self.samples = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            with open("/proc/loadavg") as f:
+                self.samples.append(float(f.read().split()[0]))
+            self._stop.wait(5)
+
+    def start(self):
+        self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(timeout=6)
+
+    def summary(self):
+        if not self.samples:
+            return {}
+        return {"min": min(self.samples), "median": statistics.median(self.samples), "max": max(self.samples)}
+
+
+class Process:
+    """A child process with its output in a log file; stopped with SIGTERM, then SIGKILL."""
+
+    def __init__(self, name, argv, env=None, log_path=None, wait_for=None, timeout=180):
+        self.name = name
+        self.log_path = log_path or os.path.join(RESULTS, f"{name}.log")
+        self.log_file = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            argv, env=env, stdout=subprocess.PIPE if wait_for else self.log_file, stderr=self.log_file,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+        self.first_line = None
+        if wait_for:
+            deadline = time.time() + timeout
+            ready = threading.Event()
+
+            def reader():
+                for raw in self.proc.stdout:
+                    line = raw.decode(errors="replace").rstrip()
+                    self.log_file.write(line + "\n")
+                    self.log_file.flush()
+                    if wait_for in line and not ready.is_set():
+                        self.first_line = line
+                        ready.set()
+
+            threading.Thread(target=reader, daemon=True).start()
+            while not ready.wait(0.2):
+                if self.proc.poll() is not None or time.time() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"{name} did not start; see {self.log_path}")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self, timeout=90):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.log_file.close()
+
+
+class Registry:
+    """`routereg serve` on its own embedded PostgreSQL, in a fresh data directory."""
+
+    def __init__(self, binary, name, threads):
+        self.name = name
+        self.port = free_port()
+        self.token = "bench-" + os.urandom(12).hex()
+        self.data_dir = tempfile.mkdtemp(prefix=f"{name}-", dir=RESULTS)
+        env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=self.token)
+        for variable in ("DATABASE_URL", "PGHOST", "PGDATABASE"):
+            env.pop(variable, None)
+        argv = [binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", self.data_dir, "--quiet",
+                "--threads", str(threads)]
+        self.process = Process(name, argv, env=env, wait_for="listening on")
+        self.client = Client(self.port, self.token)
+
+    def rss(self):
+        fields = {}
+        with open(f"/proc/{self.process.pid}/status") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    fields[key] = int(value.split()[0]) / 1024
+        return fields
+
+    def metrics(self):
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=10) as response:
+            text = response.read().decode()
+        values = {}
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                try:
+                    values[name] = float(value)
+                except ValueError:
+                    pass
+        return values
+
+    def stop(self):
+        self.client.close()
+        self.process.stop()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+class Nginx:
+    """nginx serving files from a temporary root with the configuration in bench/nginx.conf.template."""
+
+    def __init__(self, files):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="nginx-", dir=RESULTS)
+        os.chmod(self.dir, 0o755)
+        for sub in ("www", "tmp"):
+            os.makedirs(os.path.join(self.dir, sub))
+        for path, data in files.items():
+            target = os.path.join(self.dir, "www", path.lstrip("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(data)
+        with open(os.path.join(HERE, "nginx.conf.template")) as f:
+            template = f.read()
+        user = ""
+        if os.geteuid() == 0:
+            import grp
+            import pwd
+            user = f"user {pwd.getpwuid(0).pw_name} {grp.getgrgid(0).gr_name};"
+        config = template.replace("{{DIR}}", self.dir).replace("{{PORT}}", str(self.port))
+        config = config.replace("{{USER_DIRECTIVE}}", user)
+        self.config = os.path.join(self.dir, "nginx.conf")
+        with open(self.config, "w") as f:
+            f.write(config)
+        self.process = Process("nginx", ["nginx", "-p", self.dir, "-e", os.path.join(self.dir, "error.log"),
+                                         "-c", self.config])
+        deadline = time.time() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    break
+            except OSError:
+                if time.time() > deadline or self.process.proc.poll() is not None:
+                    raise RuntimeError(f"nginx did not start; see {self.dir}/error.log")
+                time.sleep(0.1)
+
+    def stop(self):
+        self.process.stop(timeout=20)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def wrk(url, duration, connections=64, threads=2, env=None):
+    """One wrk run; returns its BENCHJSON summary (rps, p50/p90/p99 ms, errors)."""
+    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "5s",
+            "-s", os.path.join(HERE, "wrk", "load.lua"), url]
+    run_env = dict(os.environ)
+    run_env.update(env or {})
+    out = subprocess.run(argv, env=run_env, capture_output=True, text=True, timeout=duration + 60)
+    for line in out.stdout.splitlines():
+        if line.startswith("BENCHJSON "):
+            return json.loads(line[len("BENCHJSON "):])
+    raise RuntimeError(f"wrk gave no summary: {out.stdout}\n{out.stderr}")
+
+
+def median_of(runs, key):
+    return statistics.median(run[key] for run in runs)
+
+
+def summarize(runs):
+    return {
+        "rps": median_of(runs, "rps"), "p50_ms": median_of(runs, "p50_ms"), "p99_ms": median_of(runs, "p99_ms"),
+        "errors": sum(sum(run["errors"].values()) for run in runs), "rounds": runs,
+    }
+
+
+def build(scratch):
+    for product in ("routereg", "routereg-bench"):
+        log(f"building {product} (release)")
+        subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch, "--product", product],
+                       cwd=ROOT, check=True, timeout=3600)
+    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch, "--show-bin-path"],
+                             cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+    return bin_dir
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        memory = int(f.readline().split()[1]) / 1024 / 1024
+    versions = {}
+    for tool, argv in (("wrk", ["wrk", "-v"]), ("nginx", ["nginx", "-v"]), ("swift", ["swift", "--version"])):
+        try:
+            out = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+            versions[tool] = (out.stdout + out.stderr).strip().splitlines()[0]
+        except Exception:  # noqa: BLE001 - informational only
+            versions[tool] = "unknown"
+    return {"nproc": os.cpu_count(), "cpu": model, "memory_gb": round(memory, 1), "kernel": platform.release(),
+            "tools": versions}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Phases
+
+
+def seed_story(registry):
+    """The Badoo-sized app: a handful of routes on one domain (an AASA of about two kilobytes)."""
+    plan = seed.Plan("badoo", ["m.badoo.com"], route_count=40, live=5, seed=5)
+    seed.seed(registry.client, plan)
+    return plan
+
+
+def aasa_documents(registry, hosts):
+    documents = {}
+    for host in hosts:
+        status, headers, body = registry.client.get("/.well-known/apple-app-site-association", host)
+        if status != 200:
+            raise RuntimeError(f"AASA of {host}: HTTP {status}")
+        documents[host] = {"bytes": body, "etag": headers.get("ETag")}
+    return documents
+
+
+def phase_aasa(registry, documents, rounds, duration):
+    """Each document served by nginx and by routereg, rounds alternating which goes first."""
+    results = {}
+    for host, document in documents.items():
+        nginx = Nginx({"/.well-known/apple-app-site-association": document["bytes"]})
+        try:
+            url_path = "/.well-known/apple-app-site-association"
+            with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{url_path}", timeout=10) as response:
+                if response.read() != document["bytes"]:
+                    raise RuntimeError("nginx serves different bytes")
+            runs = {"nginx": [], "routereg": []}
+            for r in range(rounds):
+                order = ["nginx", "routereg"] if r % 2 == 0 else ["routereg", "nginx"]
+                for server in order:
+                    port = nginx.port if server == "nginx" else registry.port
+                    result = wrk(f"http://127.0.0.1:{port}{url_path}", duration, env={"BENCH_HOST": host})
+                    runs[server].append(result)
+                    log(f"AASA {host} ({len(document['bytes'])} B) {server} round {r + 1}: "
+                        f"{result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
+        finally:
+            nginx.stop()
+        results[host] = {"bytes": len(document["bytes"]), "nginx": summarize(runs["nginx"]),
+                         "routereg": summarize(runs["routereg"])}
+        results[host]["ratio"] = results[host]["routereg"]["rps"] / results[host]["nginx"]["rps"]
+    return results
+
+
+def phase_check(registry, plan, rounds, duration):
+    bodies_file = os.path.join(RESULTS, "check-bodies.jsonl")
+    bodies = seed.check_bodies(plan)
+    with open(bodies_file, "w") as f:
+        f.write("\n".join(bodies) + "\n")
+    # Decisions are sane before they are fast.
+    decisions = {}
+    for body in bodies[:200]:
+        params = json.loads(body)["params"]
+        result = registry.client.call("CanOpen.Check", **params)
+        key = result["decision"] + "/" + result.get("reason", "")
+        decisions[key] = decisions.get(key, 0) + 1
+    log(f"CanOpen.Check decision mix over 200 URLs: {decisions}")
+
+    table = registry.client.call("CanOpen.GetTable", app=plan.app, platform="ios", version=seed.versions(plan.live)[-1])
+    table_bytes = len(json.dumps(table))
+    etag = table["etag"]
+    gettable_file = os.path.join(RESULTS, "gettable-bodies.jsonl")
+    lines = []
+    for i, version in enumerate(seed.versions(plan.live)):
+        current = registry.client.call("CanOpen.GetTable", app=plan.app, platform="ios", version=version)["etag"]
+        params = {"app": plan.app, "platform": "ios", "version": version, "ifNoneMatch": current}
+        lines.append(json.dumps({"jsonrpc": "2.0", "id": i, "method": "CanOpen.GetTable", "params": params}))
+    with open(gettable_file, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    answer = registry.client.call("CanOpen.GetTable", app=plan.app, platform="ios",
+                                  version=seed.versions(plan.live)[-1], ifNoneMatch=etag)
+    assert answer["notModified"] is True, answer
+
+    url = f"http://127.0.0.1:{registry.port}/rpc"
+    check_runs, table_runs = [], []
+    for r in range(rounds):
+        result = wrk(url, duration, env={"BENCH_BODIES": bodies_file})
+        check_runs.append(result)
+        log(f"CanOpen.Check round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
+        result = wrk(url, duration, env={"BENCH_BODIES": gettable_file})
+        table_runs.append(result)
+        log(f"CanOpen.GetTable 304 round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
+    return {"check": summarize(check_runs), "getTable304": summarize(table_runs), "decisionMix": decisions,
+            "tableJSONBytes": table_bytes, "urls": len(bodies), "routes": plan.route_count, "live": plan.live}
+
+
+def phase_publish(registry, plan, extra_live, cycles):
+    """Publishes versions until `extra_live` are live, then times publish/retire cycles of the newest."""
+    live = seed.versions(extra_live)
+    grow = []
+    for version in live[plan.live:]:
+        _, seconds = registry.client.timed_call("Releases.Publish", app=plan.app, platform="ios", version=version)
+        grow.append(seconds)
+    newest = live[-1]
+    publish, retire, rebuild = [], [], []
+    for _ in range(cycles):
+        _, seconds = registry.client.timed_call("Releases.Retire", app=plan.app, platform="ios", version=newest)
+        retire.append(seconds)
+        _, seconds = registry.client.timed_call("Releases.Publish", app=plan.app, platform="ios", version=newest)
+        publish.append(seconds)
+        build_seconds = registry.metrics().get("routereg_snapshot_build_seconds")
+        if build_seconds is not None:
+            rebuild.append(build_seconds)
+    result = {
+        "routes": plan.route_count, "live": extra_live, "cycles": cycles,
+        "publish_ms": [s * 1000 for s in publish], "retire_ms": [s * 1000 for s in retire],
+        "publish_median_ms": statistics.median(publish) * 1000, "retire_median_ms": statistics.median(retire) * 1000,
+        "grow_median_ms": statistics.median(grow) * 1000 if grow else None,
+    }
+    if rebuild:
+        result["snapshot_build_median_ms"] = statistics.median(rebuild) * 1000
+    return result
+
+
+def phase_rss(binary, threads, routes, live, hosts):
+    """A fresh server seeded with `routes` routes over `hosts` domains and `live` live versions."""
+    registry = Registry(binary, "rss", threads)
+    try:
+        empty = registry.rss()
+        plan = seed.Plan("big", [f"d{i}.big.example" for i in range(hosts)], route_count=routes, live=live, seed=9)
+        start = time.time()
+        publish = seed.seed(registry.client, plan, progress=lambda m: log(f"rss seeding: {m}"))
+        seeded_seconds = time.time() - start
+        # Warm-up: every document, every canOpen table, a sample of decisions.
+        for host in plan.hosts:
+            registry.client.get("/.well-known/apple-app-site-association", host)
+        for version in seed.versions(live):
+            registry.client.call("CanOpen.GetTable", app=plan.app, platform="ios", version=version)
+        for body in seed.check_bodies(plan, count=500):
+            registry.client.call("CanOpen.Check", **json.loads(body)["params"])
+        after_seed = registry.rss()
+        # A restarted server holds the same registry without the garbage of the seeding writes.
+        registry.process.stop()
+        env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=registry.token)
+        argv = [binary, "serve", "--listen", f"127.0.0.1:{registry.port}", "--data-dir", registry.data_dir,
+                "--quiet", "--threads", str(threads)]
+        registry.process = Process("rss-restart", argv, env=env, wait_for="listening on")
+        registry.client = Client(registry.port, registry.token)
+        for host in plan.hosts:
+            registry.client.get("/.well-known/apple-app-site-association", host)
+        for version in seed.versions(live):
+            registry.client.call("CanOpen.GetTable", app=plan.app, platform="ios", version=version)
+        for body in seed.check_bodies(plan, count=500):
+            registry.client.call("CanOpen.Check", **json.loads(body)["params"])
+        after_restart = registry.rss()
+        return {"routes": routes, "live": live, "hosts": hosts, "seed_seconds": seeded_seconds, "empty_mb": empty,
+                "publish_last_ms": publish[-1] * 1000 if publish else None,
+                "after_seed_mb": after_seed, "after_restart_mb": after_restart}
+    finally:
+        registry.stop()
+
+
+def phase_matcher(bin_dir):
+    out = subprocess.run([os.path.join(bin_dir, "routereg-bench")], capture_output=True, text=True, timeout=600,
+                         check=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[0].isdigit():
+            rows[int(parts[0])] = {"ns": float(parts[1]), "per_second": float(parts[2])}
+    return {"rows": rows, "output": out}
+
+
+# ---------------------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="shorter runs and smaller registries (development)")
+    parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--scratch-path", default=os.environ.get("BENCH_SCRATCH_PATH", ".build"))
+    parser.add_argument("--bin-dir", help="use routereg and routereg-bench from here (implies --skip-build)")
+    parser.add_argument("--phases", default=",".join(PHASES))
+    parser.add_argument("--threads", type=int, default=2, help="routereg worker threads (nginx runs 2 workers)")
+    parser.add_argument("--no-report", action="store_true", help="do not rewrite BENCHMARKS.md")
+    parser.add_argument("--rss-routes", type=int, default=2000,
+                        help="routes of the memory phase (200 live versions, 500 routes per domain); the target "
+                             "size, 10000, takes hours to seed through the API today (see BENCHMARKS.md)")
+    args = parser.parse_args()
+    phases = args.phases.split(",")
+    for tool in ("wrk", "nginx"):
+        if shutil.which(tool) is None:
+            sys.exit(f"bench: {tool} is missing (run scripts/bootstrap bench)")
+    os.makedirs(RESULTS, exist_ok=True)
+
+    started = time.time()
+    scratch = os.path.join(ROOT, args.scratch_path)
+    if args.bin_dir:
+        bin_dir = os.path.abspath(args.bin_dir)
+    elif args.skip_build:
+        bin_dir = os.path.join(scratch, "release")
+    else:
+        bin_dir = build(scratch)
+    binary = os.path.join(bin_dir, "routereg")
+
+    quick = args.quick
+    rounds, duration = (1, 3) if quick else (3, 10)
+    results = {"started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "machine": machine(), "quick": quick,
+               "settings": {"wrk": "-t2 -c64", "rounds": rounds, "duration_s": duration, "threads": args.threads}}
+    sampler = LoadSampler()
+    sampler.start()
+    try:
+        if {"aasa", "check", "publish"} & set(phases):
+            registry = Registry(binary, "main", args.threads)
+            try:
+                log(f"routereg on port {registry.port}: seeding")
+                story = seed_story(registry)
+                routes, live = (200, 10) if quick else (1000, 50)
+                plan = seed.Plan("bench", ["links.bench.example"], route_count=routes, live=live)
+                t = time.time()
+                seed.seed(registry.client, plan, progress=lambda m: log(f"seeding: {m}"))
+                results["seed_main_seconds"] = time.time() - t
+                documents = aasa_documents(registry, [story.hosts[0], plan.hosts[0]])
+                if "aasa" in phases:
+                    results["aasa"] = phase_aasa(registry, documents, rounds, duration)
+                if "check" in phases:
+                    results["check"] = phase_check(registry, plan, max(2, rounds - 1) if not quick else 1, duration)
+                if "publish" in phases:
+                    results["publish"] = phase_publish(registry, plan, 20 if quick else 100, 3 if quick else 7)
+                    log(f"publish: median {results['publish']['publish_median_ms']:.1f} ms")
+                results["main_rss_mb"] = registry.rss()
+            finally:
+                registry.stop()
+        if "rss" in phases:
+            routes, live, hosts = (1000, 20, 2) if quick else (args.rss_routes, 200, max(1, args.rss_routes // 500))
+            results["rss"] = phase_rss(binary, args.threads, routes, live, hosts)
+            log(f"rss: {results['rss']['after_restart_mb']}")
+        if "matcher" in phases:
+            results["matcher"] = phase_matcher(bin_dir)
+    finally:
+        sampler.stop()
+    results["load"] = sampler.summary()
+    results["total_seconds"] = time.time() - started
+    with open(os.path.join(RESULTS, "latest.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    text = report.render(results)
+    if not args.no_report:
+        with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
+            f.write(text)
+    print(report.summary_table(results))
+    log(f"done in {results['total_seconds']:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
