@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `routereg serve` as `make run` uses it: the embedded PostgreSQL comes up with it, Ctrl-C stops both and
+/// leaves no process behind, and the next start reuses the data.
+@Suite(.serialized, .enabled(if: BinaryRunner.executable != nil, "the routereg binary is not next to the tests"))
+struct ServeCommandTests {
+    /// A running `routereg serve`, its output captured in a file.
+    final class Server {
+        let process = Process()
+        let output: URL
+        let exited = DispatchSemaphore(value: 0)
+
+        init(dataDirectory: URL) throws {
+            output = dataDirectory.deletingLastPathComponent()
+                .appendingPathComponent("serve-\(UUID().uuidString).out")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.executableURL = BinaryRunner.executable
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path, "--quiet"]
+            var environment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": BinaryRunner.emptyHome]
+            environment["LANG"] = "C.UTF-8"
+            process.environment = environment
+            let handle = try FileHandle(forWritingTo: output)
+            process.standardOutput = handle
+            process.standardError = handle
+            process.standardInput = FileHandle.nullDevice
+            process.terminationHandler = { [exited] _ in exited.signal() }
+            try process.run()
+        }
+
+        var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+        /// The base URL the server printed, waiting up to `timeout`.
+        func baseURL(timeout: Duration = .seconds(120)) async throws -> URL {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if let range = log.range(of: #"listening on http://[0-9.:]+"#, options: .regularExpression) {
+                    return URL(string: String(log[range].dropFirst("listening on ".count)))!
+                }
+                if !process.isRunning { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no address printed: \(log)"])
+        }
+
+        /// Sends `signal` and waits for the exit status.
+        func stop(_ signal: Int32 = SIGINT) -> Int32 {
+            kill(process.processIdentifier, signal)
+            _ = exited.wait(timeout: .now() + 60)
+            return process.isRunning ? -1 : process.terminationStatus
+        }
+    }
+
+    static func status(_ url: URL) async -> Int {
+        guard let (_, response) = try? await URLSession.shared.data(from: url) else { return 0 }
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    static func rpc(_ base: URL, token: String, _ body: String) async throws -> [String: Any] {
+        var request = URLRequest(url: base.appendingPathComponent("rpc"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(body.utf8)
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// Whether a postmaster still runs for the cluster under `dataDirectory`.
+    static func postmasterAlive(_ dataDirectory: URL) -> Bool {
+        let pidFile = dataDirectory.appendingPathComponent("pgdata/postmaster.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
+            let pid = Int32(text.split(separator: "\n").first ?? "")
+        else { return false }
+        return kill(pid, 0) == 0
+    }
+
+    @Test func embeddedDatabaseStartsStopsWithTheServerAndKeepsItsData() async throws {
+        let root = URL(fileURLWithPath: "/tmp").appendingPathComponent("routereg-serve-\(UUID().uuidString)")
+        // Reachable by the `postgres` user the embedded cluster runs as when the tests run as root.
+        try FileManager.default.createDirectory(
+            at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o711])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data")
+
+        let first = try Server(dataDirectory: data)
+        let base = try await first.baseURL()
+        #expect(await Self.status(base.appendingPathComponent("healthz")) == 200)
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = await Self.status(base.appendingPathComponent("readyz")) == 200
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready, "readyz never answered 200: \(first.log)")
+        let token = try String(contentsOf: data.appendingPathComponent("admin-token"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: data.appendingPathComponent("admin-token").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let created = try await Self.rpc(
+            base, token: token, #"{"jsonrpc":"2.0","id":1,"method":"Apps.Create","params":{"app":{"id":"kept"}}}"#)
+        #expect(created["result"] != nil, "\(created)")
+        #expect(Self.postmasterAlive(data))
+
+        #expect(first.stop(SIGINT) == 0, "\(first.log)")
+        #expect(!Self.postmasterAlive(data), "the embedded PostgreSQL outlived the server")
+
+        let second = try Server(dataDirectory: data)
+        let again = try await second.baseURL()
+        let kept = try await Self.rpc(
+            again, token: token, #"{"jsonrpc":"2.0","id":2,"method":"Apps.Get","params":{"app":"kept"}}"#)
+        #expect((kept["result"] as? [String: Any])?["id"] as? String == "kept", "\(kept)")
+        #expect(second.stop(SIGTERM) == 0, "\(second.log)")
+        #expect(!Self.postmasterAlive(data))
+    }
+}
