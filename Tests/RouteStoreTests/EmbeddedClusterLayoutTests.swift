@@ -60,6 +60,21 @@ struct EmbeddedClusterLayoutTests {
         if geteuid() == 0 { #expect(!FileManager.default.fileExists(atPath: home)) }
     }
 
+    /// A data directory of our own made private by `mktemp -d`, under reachable parents, is opened for search
+    /// (o+x) instead of relocated: a relocated cluster would outlive the directory when a script deletes it.
+    @Test func aPrivateDataDirectoryUnderReachableParentsStaysInPlace() throws {
+        let directory = try EmbeddedTestSupport.scratchDirectory()
+        try FileManager.default.createDirectory(
+            atPath: "\(directory)/data", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let cluster = EmbeddedTestSupport.cluster(at: "\(directory)/data")
+        defer { EmbeddedTestSupport.discard(cluster, directory: directory) }
+        let uri = try cluster.start()
+        #expect(try EmbeddedTestSupport.psql(uri, "SELECT 1") == "1")
+        #expect(cluster.clusterDirectory == "\(directory)/data/pgdata")
+        let mode = try FileManager.default.attributesOfItem(atPath: "\(directory)/data")[.posixPermissions] as? Int
+        #expect(mode == (geteuid() == 0 ? 0o701 : 0o700))
+    }
+
     /// The server reports its directory with symlinks resolved; comparing against the unresolved path
     /// would take a running server for a crashed one and start a second postmaster on the same files.
     @Test func aServerStartedThroughASymlinkedPathIsRecognisedAsRunning() throws {

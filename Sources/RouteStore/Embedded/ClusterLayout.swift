@@ -39,6 +39,7 @@ struct ClusterLayout: Sendable {
         let data = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         let account = geteuid() == 0 ? try serverAccount() : nil
         try makeDirectory(data, mode: account == nil ? 0o700 : 0o711)
+        if let account { try grantSearch(data, to: account) }
 
         let link = "\(data)/pgdata"
         let relocatedBase = "/var/tmp/routereg-\(stableHash(data))"
@@ -109,6 +110,18 @@ struct ClusterLayout: Sendable {
     /// Whether `account` can search every directory down to `path`, asked of the kernel as that user.
     private static func canTraverse(_ path: String, as account: ServerAccount) throws -> Bool {
         try ChildProcess(executable: "/usr/bin/test", arguments: ["-x", path], user: account.name).run().succeeded
+    }
+
+    /// A data directory of our own made by `mktemp -d` (mode 700) under reachable parents: rather than
+    /// relocating the cluster (which then outlives the directory when a script deletes it), let the server's
+    /// user search it (o+x: it still cannot list it).
+    private static func grantSearch(_ data: String, to account: ServerAccount) throws {
+        var info = stat()
+        guard lstat(data, &info) == 0, info.st_uid == geteuid(), info.st_mode & S_IXOTH == 0,
+            !(try canTraverse(data, as: account)),
+            try canTraverse(URL(fileURLWithPath: data).deletingLastPathComponent().path, as: account)
+        else { return }
+        _ = chmod(data, (info.st_mode & 0o7777) | S_IXOTH)
     }
 
     /// Creates the data directory if missing. An existing one is left as the operator made it (it may be a
