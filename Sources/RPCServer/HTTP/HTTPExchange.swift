@@ -115,15 +115,21 @@ struct HTTPRequestHead: Sendable {
     var userAgent: String?
     var remoteAddress: String
 
-    init(connection: OpaquePointer) {
+    /// - Parameter detailed: also read what only JSON-RPC calls and the request log use (content type,
+    ///   authorization, timeout, user agent, client address); a plain document GET skips that work.
+    init(connection: OpaquePointer, detailed: Bool = true) {
         func header(_ name: String) -> String? {
             MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
         }
-        contentType = header("Content-Type")
         contentLength = header("Content-Length").flatMap { Int($0.trimmingSpaces) }
-        authorization = header("Authorization")
         host = header("Host")
         ifNoneMatch = header("If-None-Match")
+        guard detailed else {
+            remoteAddress = ""
+            return
+        }
+        contentType = header("Content-Type")
+        authorization = header("Authorization")
         requestTimeout = header("X-Request-Timeout-Ms")
         userAgent = header("User-Agent")
         var buffer = [CChar](repeating: 0, count: 64)

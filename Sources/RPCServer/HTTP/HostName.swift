@@ -2,7 +2,10 @@
 /// one spelling: lower-cased, port removed, trailing dot removed, IPv6 literal without brackets.
 enum HostName {
     static func normalize(_ header: String?) -> String {
-        guard var host = header?.trimmingSpaces, !host.isEmpty else { return "" }
+        guard let header else { return "" }
+        if let plain = plainASCII(header) { return plain }
+        var host = header.trimmingSpaces
+        guard !host.isEmpty else { return "" }
         if host.hasPrefix("[") {
             // IPv6 literal: `[::1]:8080` -> `::1`.
             guard let close = host.firstIndex(of: "]") else { return "" }
@@ -12,5 +15,29 @@ enum HostName {
         }
         if host.hasSuffix(".") { host = host.dropLast() }
         return host.lowercased()
+    }
+
+    /// The common case without any `Character` work (which costs a Unicode property lookup per
+    /// character): a name of lower-case letters, digits, dots and dashes, with an optional port, is
+    /// returned without its port. Anything else (upper case, brackets, spaces, a trailing dot) gives nil.
+    private static func plainASCII(_ header: String) -> String? {
+        var end = 0
+        var sawPort = false
+        for byte in header.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"),
+                UInt8(ascii: "."):
+                if !sawPort { end += 1 }
+            case UInt8(ascii: ":"):
+                if sawPort { return nil }
+                sawPort = true
+            default:
+                return nil
+            }
+        }
+        guard end > 0 else { return nil }
+        let name = header.utf8.prefix(end)
+        if name.last == UInt8(ascii: ".") { return nil }
+        return sawPort ? String(decoding: name, as: UTF8.self) : header
     }
 }

@@ -15,10 +15,13 @@ func mhdAccessHandler(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
     guard let state = conCls.pointee else {
-        let head = HTTPRequestHead(connection: connection)
+        let path = url.map { String(cString: $0) } ?? "/"
+        // Plain GETs of documents need no request id, client address or RPC headers unless they are logged.
+        let detailed = path == "/rpc" || core.log.isEnabled
+        let head = HTTPRequestHead(connection: connection, detailed: detailed)
         let exchange = HTTPExchange(
-            connection: connection, method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/", requestID: core.nextRequestID(), head: head)
+            connection: connection, method: method.map { String(cString: $0) } ?? "", path: path,
+            requestID: detailed ? core.nextRequestID() : "", head: head)
         core.inFlight.add(1, ordering: .relaxed)
         core.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()

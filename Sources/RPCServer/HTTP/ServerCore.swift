@@ -122,6 +122,7 @@ final class ServerCore: Sendable {
     /// `application/json`, with any parameters (`; charset=utf-8`), case-insensitive.
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
+        if contentType == "application/json" { return true }
         let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
         return String(mediaType).trimmingSpaces.lowercased() == "application/json"
     }

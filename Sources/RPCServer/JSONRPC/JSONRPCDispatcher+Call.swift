@@ -42,6 +42,15 @@ extension JSONRPCDispatcher {
         case .failure(let error): return answer(call, error: error, metricMethod: method.name)
         case .success(let prepared): context = prepared
         }
+        if let fast = fastPaths[call.method] {
+            do {
+                if let bytes = try fast.answer(context, call.params) {
+                    return finish(.success(bytes), call: call, context: context)
+                }
+            } catch {
+                return finish(.failure(error), call: call, context: context)
+            }
+        }
         let params = RPCParams(bytes: call.params, codec: codec)
         switch method.body {
         case .immediate(let handler):

@@ -65,15 +65,27 @@ public final class JSONRPCDispatcher: Sendable {
     let codec: JSONRPCCodec
     let metrics: ServerMetrics?
     let log: RequestLog
+    /// Cheaper answers for the plain calls of some methods, by method name.
+    let fastPaths: [String: RPCFastPath]
 
     /// - Parameters:
     ///   - methods: the table; a later method with the same name replaces an earlier one.
     ///   - authenticator: resolves bearer tokens; without it, only public methods can be called.
     ///   - metrics: where calls are counted by method and status (usually the server's).
     ///   - log: where internal errors are described, keyed by request id.
-    public init(
+    public convenience init(
         methods: [RPCMethod], authenticator: (any Authenticator)? = nil, limits: JSONRPCLimits = JSONRPCLimits(),
         codec: JSONRPCCodec = JSONRPCCodec(), metrics: ServerMetrics? = nil, log: RequestLog = .standardError
+    ) {
+        self.init(
+            methods: methods, authenticator: authenticator, limits: limits, codec: codec, metrics: metrics, log: log,
+            fastPaths: [])
+    }
+
+    /// The dispatcher with `fastPaths` tried before the handlers of their methods (see `RPCFastPath`).
+    init(
+        methods: [RPCMethod], authenticator: (any Authenticator)?, limits: JSONRPCLimits, codec: JSONRPCCodec,
+        metrics: ServerMetrics?, log: RequestLog, fastPaths: [RPCFastPath]
     ) {
         var table: [String: RPCMethod] = [:]
         for method in methods { table[method.name] = method }
@@ -83,6 +95,9 @@ public final class JSONRPCDispatcher: Sendable {
         self.codec = codec
         self.metrics = metrics
         self.log = log
+        var fast: [String: RPCFastPath] = [:]
+        for path in fastPaths where table[path.method] != nil { fast[path.method] = path }
+        self.fastPaths = fast
     }
 
     /// The names of the methods served, sorted (for the OpenRPC agreement test).

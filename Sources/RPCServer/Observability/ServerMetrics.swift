@@ -32,6 +32,12 @@ public final class ServerMetrics: Sendable {
         var buckets: [Int]
         var count = 0
         var sum = 0.0
+
+        mutating func record(bucket: Int?, seconds: Double) {
+            if let bucket { buckets[bucket] += 1 }
+            count += 1
+            sum += seconds
+        }
     }
 
     struct Gauge {
@@ -65,13 +71,12 @@ public final class ServerMetrics: Sendable {
     /// Counts a finished HTTP request: `handler` is a small fixed vocabulary (rpc, static, healthz…).
     func requestFinished(handler: String, code: Int, seconds: Double) {
         inFlight.subtract(1, ordering: .relaxed)
+        let bucket = Self.bounds.firstIndex(where: { seconds <= $0 })
         state.withLock { state in
             state.http[HTTPKey(handler: handler, code: code), default: 0] += 1
-            var histogram = state.latency[handler] ?? Histogram(buckets: Array(repeating: 0, count: Self.bounds.count))
-            if let index = Self.bounds.firstIndex(where: { seconds <= $0 }) { histogram.buckets[index] += 1 }
-            histogram.count += 1
-            histogram.sum += seconds
-            state.latency[handler] = histogram
+            // Updated in place: copying the histogram out and back copied its buckets on every request.
+            state.latency[handler, default: Histogram(buckets: Array(repeating: 0, count: Self.bounds.count))]
+                .record(bucket: bucket, seconds: seconds)
         }
     }
 

@@ -19,7 +19,8 @@ public final class RegistryServer: Sendable {
         let metrics = ServerMetrics()
         let dispatcher = JSONRPCDispatcher(
             methods: RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)),
-            authenticator: RegistryAuthenticator(service: service), limits: limits, metrics: metrics, log: log)
+            authenticator: RegistryAuthenticator(service: service), limits: limits, codec: JSONRPCCodec(),
+            metrics: metrics, log: log, fastPaths: [CanOpenCheckFastPath.make(service)])
         let readiness = ReadinessProbe(service: service)
         http = HTTPServer(
             configuration: configuration, dispatcher: dispatcher,

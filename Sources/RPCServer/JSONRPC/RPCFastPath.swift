@@ -1,0 +1,101 @@
+/// A cheaper way to answer the common shape of one method's calls, tried after the caller's access and
+/// deadline are checked and before the method's handler.
+///
+/// Why: for a call as small as `CanOpen.Check`, decoding the params with `JSONDecoder` and encoding the
+/// result with `JSONEncoder` cost as much as the decision itself. A fast path reads the params straight
+/// from the bytes and writes the result bytes itself; whenever the call is not the plain shape it knows
+/// (escapes, numbers, unknown members, bad values), it returns nil and the method's handler answers,
+/// errors included, exactly as without it.
+struct RPCFastPath: Sendable {
+    /// The method it answers (`CanOpen.Check`).
+    let method: String
+    /// The result bytes, or nil to let the method's handler answer. Thrown errors are the method's errors.
+    let answer: @Sendable (RPCContext, ArraySlice<UInt8>?) throws -> [UInt8]?
+}
+
+/// Reads a JSON object whose members are all plain strings (no escapes), as the fast paths need.
+///
+/// The bytes were already validated as JSON by the dispatcher's scanner, so this only follows the shape;
+/// anything else (nested values, numbers, escapes, duplicate members) gives nil.
+enum FlatJSONObject {
+    static func strings(_ bytes: ArraySlice<UInt8>, keys: [StaticString]) -> [String]? {
+        var values = [String?](repeating: nil, count: keys.count)
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        func skipSpace() {
+            while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        }
+        /// The range of a plain string's contents starting at `i` (a quote), or nil.
+        func plainString() -> Range<Int>? {
+            guard i < end, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            let start = i + 1
+            var j = start
+            while j < end, bytes[j] != UInt8(ascii: "\"") {
+                if bytes[j] == UInt8(ascii: "\\") { return nil }
+                j += 1
+            }
+            guard j < end else { return nil }
+            i = j + 1
+            return start..<j
+        }
+        skipSpace()
+        guard i < end, bytes[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipSpace()
+        if i < end, bytes[i] == UInt8(ascii: "}") { return nil }
+        while true {
+            skipSpace()
+            guard let key = plainString() else { return nil }
+            skipSpace()
+            guard i < end, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace()
+            guard let value = plainString() else { return nil }
+            guard
+                let slot = keys.firstIndex(where: { name in
+                    name.withUTF8Buffer { $0.elementsEqual(bytes[key]) }
+                }), values[slot] == nil
+            else { return nil }
+            values[slot] = String(decoding: bytes[value], as: UTF8.self)
+            skipSpace()
+            guard i < end else { return nil }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard bytes[i] == UInt8(ascii: "}") else { return nil }
+            break
+        }
+        var result: [String] = []
+        for value in values {
+            guard let value else { return nil }
+            result.append(value)
+        }
+        return result
+    }
+}
+
+/// Writes JSON result objects by hand for the fast paths, byte for byte what the codec's encoder writes
+/// (sorted keys, slashes unescaped, absent optionals left out).
+struct FlatJSONWriter {
+    private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    /// Appends `"key":"value"`; false (and nothing appended) when `value` needs escaping or is not plain
+    /// ASCII, so the caller falls back to the encoder.
+    mutating func append(_ key: StaticString, _ value: String) -> Bool {
+        for byte in value.utf8
+        where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return false
+        }
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "\"")])
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return true
+    }
+
+    /// The finished object.
+    var object: [UInt8] { bytes + [UInt8(ascii: "}")] }
+}

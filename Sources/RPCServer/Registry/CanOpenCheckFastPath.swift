@@ -1,0 +1,30 @@
+import RegistryService
+import RouteCore
+
+/// `CanOpen.Check` without `JSONDecoder`/`JSONEncoder`: the most frequent call, and a small one, so its
+/// JSON coding was a third of its cost. Answers exactly what the method's handler answers; any call it
+/// does not recognise as plain (see `RPCFastPath`) goes to the handler.
+enum CanOpenCheckFastPath {
+    static func make(_ service: RegistryService) -> RPCFastPath {
+        RPCFastPath(method: API.CanOpenCheck.name) { _, params in
+            guard let params,
+                let fields = FlatJSONObject.strings(params, keys: ["app", "platform", "version", "url"]),
+                let platform = Platform(rawValue: fields[1]),
+                let version = try? Version(fields[2])
+            else { return nil }
+            let input = API.CanOpenCheck.Input(app: fields[0], platform: platform, version: version, url: fields[3])
+            return encode(try service.check(input))
+        }
+    }
+
+    /// The decision as the codec would encode it (keys sorted), or nil when a value needs escaping.
+    static func encode(_ decision: Decision) -> [UInt8]? {
+        var writer = FlatJSONWriter()
+        guard writer.append("decision", decision.decision.rawValue) else { return nil }
+        if let url = decision.fallbackUrl, !writer.append("fallbackUrl", url) { return nil }
+        if let reason = decision.reason, !writer.append("reason", reason.rawValue) { return nil }
+        if let route = decision.route, !writer.append("route", route) { return nil }
+        if let since = decision.supportedSince, !writer.append("supportedSince", since) { return nil }
+        return writer.object
+    }
+}
