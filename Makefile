@@ -6,6 +6,7 @@ ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
 .PHONY: run test test-swift test-clients build release bootstrap format lint clean
 .PHONY: bench
+.PHONY: fuzz fuzz-smoke soak
 
 bootstrap:
 	@scripts/bootstrap
@@ -41,6 +42,20 @@ lint:
 
 clean:
 	rm -rf .build
+
+## fuzz: every libFuzzer target for FUZZ_SECONDS each (default 300), built in .build-fuzz (RELIABILITY.md)
+FUZZ_SECONDS ?= 300
+fuzz: bootstrap
+	scripts/fuzz --seconds $(FUZZ_SECONDS)
+
+## fuzz-smoke: every fuzz target for 20 s from the committed seed corpus (part of CI)
+fuzz-smoke: bootstrap
+	scripts/fuzz --seconds 20
+
+## soak: 10,000 idle connections, then 5 minutes of wrk at 256 connections while releases are published
+soak:
+	scripts/bootstrap bench
+	scripts/soak
 
 ## bench: routereg side by side with nginx (AASA GET, CanOpen over JSON-RPC), the write path, memory and the
 ## matcher, on loopback with a release build; 5-10 minutes plus the build; rewrites BENCHMARKS.md (bench/bench.py)

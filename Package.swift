@@ -67,6 +67,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // libFuzzer targets (JSON-RPC decoder, AASA parsing + matching, URLs, versions). A normal build replays
+        // corpus files through them; `make fuzz` builds it with -sanitize=fuzzer -DFUZZING in .build-fuzz.
+        .executableTarget(
+            name: "routereg-fuzz",
+            dependencies: ["RouteCore", "RPCServer"],
+            path: "Fuzz/Sources",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "RouteCoreTests",
             dependencies: ["RouteCore"],
@@ -100,6 +109,12 @@ let package = Package(
         .testTarget(
             name: "RPCServerTests",
             dependencies: ["RPCServer", "RegistryTesting"],
+            swiftSettings: swiftSettings
+        ),
+        // Faults, abuse, malicious values and security: real binary, real PostgreSQL, corpus replay.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["RegistryTesting", "RouteCore", "RegistryService", "RPCServer", "RouteStore"],
             swiftSettings: swiftSettings
         ),
     ]

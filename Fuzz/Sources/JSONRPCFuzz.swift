@@ -1,0 +1,61 @@
+import Foundation
+import RPCServer
+import RouteCore
+
+/// The JSON-RPC dispatcher on raw bodies, in-process: the envelope scanner, batches, access checks and
+/// params decoding into the registry's real input types, with handlers that only validate the model (as the service would first) and then refuse. Every body is
+/// answered with valid JSON (or nothing, for notifications).
+enum JSONRPCFuzz {
+    private static let dispatcher = JSONRPCDispatcher(
+        methods: methods(), authenticator: AnyToken(), log: .silent)
+
+    /// Handlers validate what the service would validate first, then refuse: nothing is stored.
+    private static func methods() -> [RPCMethod] {
+        let refusal = RegistryError(.unimplemented, "fuzz")
+        var table: [RPCMethod] = []
+        table.append(
+            RPCMethod(API.AppsCreate.self) { _, input throws -> API.AppsCreate.Output in
+                try ModelValidation.app(input.app)
+                throw refusal
+            })
+        table.append(
+            RPCMethod(API.RoutesCreate.self) { _, input throws -> API.RoutesCreate.Output in
+                try ModelValidation.route(input.route)
+                throw refusal
+            })
+        table.append(
+            RPCMethod(API.RoutesUpdate.self) { _, input throws -> API.RoutesUpdate.Output in
+                try ModelValidation.route(input.route)
+                throw refusal
+            })
+        table.append(
+            RPCMethod(API.DomainsCreate.self) { _, input throws -> API.DomainsCreate.Output in
+                try ModelValidation.domain(input.domain)
+                throw refusal
+            })
+        table.append(RPCMethod(API.ReleasesPublish.self) { _, _ throws -> API.ReleasesPublish.Output in throw refusal })
+        table.append(RPCMethod(API.CanOpenCheck.self) { _, _ throws -> API.CanOpenCheck.Output in throw refusal })
+        table.append(RPCMethod(API.AuditList.self) { _, _ throws -> API.AuditList.Output in throw refusal })
+        table.append(RPCMethod("Fuzz.Echo", access: .public) { (_, input: Empty) -> Empty in input })
+        return table
+    }
+
+    /// Every bearer token is an admin: the fuzzer reaches params decoding of every method.
+    private struct AnyToken: Authenticator {
+        func principal(forToken token: String) throws -> Principal? { Principal(id: "fuzz", role: .admin) }
+    }
+
+    static func run(_ bytes: [UInt8]) {
+        let reply = dispatcher.handle(
+            bytes, transport: RPCTransport(requestID: "fuzz", authorization: "Bearer fuzz", host: "fuzz"))
+        switch reply {
+        case .noContent:
+            break
+        case .json(let body):
+            let parsed = try? JSONSerialization.jsonObject(with: Data(body))
+            invariant(
+                parsed is [String: Any] || parsed is [Any],
+                "reply is not JSON: \(String(decoding: body, as: UTF8.self))")
+        }
+    }
+}
