@@ -9,8 +9,8 @@ import Synchronization
 /// a swap, and reused by every request until the next swap.
 public final class RegistryDocuments: StaticDocumentProvider {
     private struct Cache {
-        var generation: Int64 = -1
-        var builtAt = Date.distantPast
+        /// `SnapshotHolder.installCount` of the snapshot the documents come from.
+        var stamp: UInt64 = 0
         var documents: [DocumentKey: StaticDocument] = [:]
     }
 
@@ -32,20 +32,22 @@ public final class RegistryDocuments: StaticDocumentProvider {
         default: return nil
         }
         let key = DocumentKey(host: host, kind: kind)
+        // The common case takes one lock and no snapshot: the installed snapshot has not changed since the
+        // document was made.
+        let stamp = service.snapshots.installCount
+        if let cached = cache.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) { return cached }
         let snapshot = service.snapshot
-        return cache.withLock { cache in
-            if cache.generation != snapshot.generation || cache.builtAt != snapshot.builtAt {
-                cache.generation = snapshot.generation
-                cache.builtAt = snapshot.builtAt
+        guard let served = snapshot.documents[key] else { return nil }
+        let document = StaticDocument(
+            bytes: Array(served.bytes), contentType: "application/json", etag: served.etag, cacheControl: cacheControl)
+        cache.withLock { cache in
+            // A reader holding an older stamp must not reset the table of a newer snapshot.
+            if stamp > cache.stamp {
+                cache.stamp = stamp
                 cache.documents = [:]
             }
-            if let document = cache.documents[key] { return document }
-            guard let served = snapshot.documents[key] else { return nil }
-            let document = StaticDocument(
-                bytes: Array(served.bytes), contentType: "application/json", etag: served.etag,
-                cacheControl: cacheControl)
-            cache.documents[key] = document
-            return document
+            if stamp == cache.stamp { cache.documents[key] = document }
         }
+        return document
     }
 }

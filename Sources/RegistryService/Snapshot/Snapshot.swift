@@ -5,7 +5,10 @@ import RouteCore
 ///
 /// Built after every committed write and on every change notification from other servers, swapped
 /// atomically (`SnapshotHolder`), and persisted so a restart without a database still serves.
-public struct Snapshot: Sendable {
+///
+/// A class, not a struct: every read takes the current snapshot, and handing out one reference costs one
+/// retain where copying the struct's dozen references cost a dozen, contended between worker threads.
+public final class Snapshot: Sendable {
     /// The registry state the snapshot was computed from.
     public let registry: Registry
     /// The latest stored revision of each domain's documents.
@@ -22,7 +25,7 @@ public struct Snapshot: Sendable {
     /// When it was built.
     public let builtAt: Date
 
-    public init(
+    public convenience init(
         registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
         generation: Int64, builtAt: Date = Date()
     ) {

@@ -21,6 +21,8 @@ public final class SnapshotHolder: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Counts installs, so readers that cache per snapshot can check for a new one without the mutex.
+    private let installs = Atomic<UInt64>(0)
     private let timers = DispatchQueue(label: "routereg.watch-timers")
 
     public init(_ snapshot: Snapshot = .empty) {
@@ -30,6 +32,10 @@ public final class SnapshotHolder: Sendable {
     /// The current snapshot.
     public var current: Snapshot { state.withLock { $0.snapshot } }
 
+    /// How many snapshots were installed so far: changes whenever `current` does. Reading it costs one
+    /// atomic load; a snapshot taken after reading it is at least that new.
+    public var installCount: UInt64 { installs.load(ordering: .acquiring) }
+
     /// Installs `snapshot` if it is not older than the current one, and completes every watcher whose
     /// document now has a different ETag. Returns whether it was installed.
     @discardableResult
@@ -37,6 +43,7 @@ public final class SnapshotHolder: Sendable {
         let woken: [(Watcher, ServedDocument?)] = state.withLock { state in
             guard snapshot.generation >= state.snapshot.generation else { return [] }
             state.snapshot = snapshot
+            installs.add(1, ordering: .releasing)
             var woken: [(Watcher, ServedDocument?)] = []
             for (id, watcher) in state.watchers {
                 let document = snapshot.documents[watcher.key]
