@@ -66,6 +66,8 @@ extension RegistryService {
                 throw RegistryError.failedPrecondition(
                     "apps/\(id) is still served on domains/\(domain.value.host): remove it from its domains first")
             }
+            // The app's routes go with it (the schema cascades); its releases are history of this app only.
+            if try self.store.apps.get(id, in: tx) != nil { try self.store.releases.deleteAll(app: id, in: tx) }
             let stored = try self.store.apps.delete(id, expectedEtag: etag, in: tx)
             return Mutation(value: (), before: stored.value, after: nil)
         }

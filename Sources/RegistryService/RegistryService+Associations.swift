@@ -135,7 +135,9 @@ extension RegistryService {
             return
         }
         let ifNoneMatch = input.ifNoneMatch
-        snapshots.watch(DocumentKey(host: host, kind: kind), etag: ifNoneMatch, timeout: .milliseconds(timeout)) {
+        let accepted = snapshots.watch(
+            DocumentKey(host: host, kind: kind), etag: ifNoneMatch, timeout: .milliseconds(timeout)
+        ) {
             document in
             guard let document else {
                 complete(.failure(.notFound("domains/\(host)/revisions (\(kind.rawValue))")))
@@ -152,6 +154,9 @@ extension RegistryService {
             } catch {
                 complete(.failure(error))
             }
+        }
+        if !accepted {
+            complete(.failure(.unavailable("too many long polls are waiting; retry with backoff")))
         }
     }
 }

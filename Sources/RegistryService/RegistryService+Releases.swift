@@ -47,7 +47,13 @@ extension RegistryService {
             } else {
                 before = try self.store.releases.get(
                     app: key.app, platform: key.platform, version: key.version, in: tx)
-                guard before != nil else { throw RegistryError.notFound(Self.name(key)) }
+                guard let before else { throw RegistryError.notFound(Self.name(key)) }
+                // Retiring is for versions that shipped; a draft never shaped any file (retiring a retired
+                // release again is harmless, so pipelines may re-run).
+                if before.release.state == .draft {
+                    throw RegistryError.failedPrecondition(
+                        "\(Self.name(key)) is a draft: only live releases can be retired")
+                }
             }
             let stored = try self.store.releases.setState(
                 app: key.app, platform: key.platform, version: key.version, to: state, in: tx)

@@ -75,26 +75,13 @@ extension RegistryService {
         return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    /// `Audit.List`, newest first; with `resource`, only that resource's entries.
+    /// `Audit.List`, newest first; with `resource`, only the entries of that resource and those below it.
     public func listAudit(_ input: API.AuditList.Input) throws(RegistryError) -> API.AuditList.Output {
         try mapped {
-            var page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
-            let wanted = page.limit
-            var entries: [StoredAuditEntry] = []
-            var next: String?
-            // A resource filter scans pages until it has enough matches; audit entries are append-only, so
-            // the id-based page tokens stay valid across calls.
-            repeat {
-                let result = try store.read { tx in try store.audit.list(page, in: tx) }
-                for entry in result.items where input.resource.map({ entry.resource.hasPrefix($0) }) ?? true {
-                    if entries.count < wanted { entries.append(entry) }
-                }
-                next = result.nextPageToken
-                page.pageToken = next
-            } while input.resource != nil && entries.count < wanted && next != nil
+            let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
+            let result = try store.read { tx in try store.audit.list(page, resource: input.resource, in: tx) }
             return API.AuditList.Output(
-                entries: try entries.map(Self.entry),
-                nextPageToken: entries.count < wanted ? "" : (next ?? ""))
+                entries: try result.items.map(Self.entry), nextPageToken: result.nextPageToken ?? "")
         }
     }
 

@@ -43,7 +43,8 @@ extension ServeCommand {
         let server = RegistryServer(
             service: service,
             configuration: HTTPServerConfiguration(
-                host: address.host, port: address.port, threadPoolSize: options.threads),
+                host: address.host, port: address.port, threadPoolSize: options.threads,
+                perIPConnectionLimit: options.perIPLimit),
             cacheMaxAge: options.cacheMaxAge, log: options.quiet ? .silent : .standardError)
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host

@@ -9,11 +9,13 @@ import RouteStore
 enum ServeCommand {
     static let usage = """
         usage: routereg serve [--listen ADDR:PORT] [--database-url URL] [--data-dir DIR] [--pool-size N]
-                              [--threads N] [--cache-max-age SECONDS] [--quiet]
+                              [--threads N] [--cache-max-age SECONDS] [--per-ip-limit N] [--quiet]
 
         Serves the JSON-RPC API on POST /rpc and the well-known files. Without --database-url (or DATABASE_URL,
         or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under --data-dir (default ./.routereg).
         ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
+        --per-ip-limit caps simultaneous connections per client address (0, the default, for none: behind a
+        load balancer every connection comes from the balancer).
 
         example: routereg serve --listen 127.0.0.1:8080
         """
@@ -25,6 +27,7 @@ enum ServeCommand {
         var poolSize = 8
         var threads = ProcessInfo.processInfo.activeProcessorCount
         var cacheMaxAge = 300
+        var perIPLimit = 0
         var quiet = false
     }
 
@@ -86,6 +89,7 @@ enum ServeCommand {
             case "--pool-size": options.poolSize = try number(flag, try value(flag), 1...256)
             case "--threads": options.threads = try number(flag, try value(flag), 1...256)
             case "--cache-max-age": options.cacheMaxAge = try number(flag, try value(flag), 0...31_536_000)
+            case "--per-ip-limit": options.perIPLimit = try number(flag, try value(flag), 0...100_000)
             case "--quiet": options.quiet = true
             default: throw .bad("unknown argument \(argument)")
             }

@@ -55,17 +55,13 @@ extension JSONRPCDispatcher {
         switch method.body {
         case .immediate(let handler):
             return finish(Result { try handler(context, params) }, call: call, context: context)
-        case .deferred(let handler):
+        case .deferred:
             if inBatch {
                 let error = RegistryError.failedPrecondition("\(method.name) cannot be called in a batch")
                 return answer(call, error: .application(error), metricMethod: method.name)
             }
-            // A notification: nobody waits for the answer, so the completion only records it.
-            let gate = CompletionGate()
-            let completion = RPCCompletion<RawJSON>(codec: codec) { [self] result in
-                if gate.claim() { _ = finish(result, call: call, context: context) }
-            }
-            do { try handler(context, params, completion) } catch { completion.fail(error) }
+            // A long poll sent as a notification has nobody waiting for its answer: running it would only hold a
+            // watcher (and the request body) with no connection behind it, outside every connection limit.
             return nil
         }
     }
@@ -84,26 +80,35 @@ extension JSONRPCDispatcher {
             return {}
         case .success(let prepared): context = prepared
         }
+        // The call outlives the request body while it waits: keep copies of its few bytes, not slices of the body.
+        let call = JSONRPCCall(
+            id: call.id.map { ArraySlice(Array($0)) }, method: call.method,
+            params: call.params.map {
+                ArraySlice(Array($0))
+            })
         let gate = CompletionGate()
         let completion = RPCCompletion<RawJSON>(codec: codec) { [self] result in
             guard gate.claim() else { return }
             if let response = finish(result, call: call, context: context) { deliver(response) }
         }
         // A long poll must not outlive its caller's deadline: answer DEADLINE_EXCEEDED then, whatever the handler
-        // does later (the gate keeps whichever answer comes first).
+        // does later (the gate keeps whichever answer comes first). The timer holds the completion only until
+        // the call is answered, so an answered call is not kept alive for the rest of a long deadline.
+        let pending = PendingCompletion(completion)
         if let remaining = context.remaining {
             let nanos = max(
                 0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanos))) {
-                completion.fail(RegistryError(.deadlineExceeded, "deadline exceeded"))
+                pending.take()?.fail(RegistryError(.deadlineExceeded, "deadline exceeded"))
             }
         }
+        let answered = RPCCompletion<RawJSON>(codec: codec) { result in pending.take()?.deliver(result) }
         do {
-            try handler(context, RPCParams(bytes: call.params, codec: codec), completion)
+            try handler(context, RPCParams(bytes: call.params, codec: codec), answered)
         } catch {
-            completion.fail(error)
+            answered.fail(error)
         }
-        return { completion.fail(RegistryError.unavailable("the server is shutting down")) }
+        return { pending.take()?.fail(RegistryError.unavailable("the server is shutting down")) }
     }
 
     /// Checks the deadline header, the caller's access and the deadline, and builds the context.

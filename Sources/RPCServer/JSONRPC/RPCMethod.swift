@@ -184,6 +184,16 @@ public final class JSONRPCCodec: Sendable {
 }
 
 /// Answers a completion at most once, whichever thread calls first.
+/// A deferred call's completion, handed out once: whoever takes it first (the handler, the deadline timer or
+/// shutdown) answers, and the others find nothing, so nothing keeps an answered call alive.
+final class PendingCompletion: Sendable {
+    private let completion: Mutex<RPCCompletion<RawJSON>?>
+
+    init(_ completion: RPCCompletion<RawJSON>) { self.completion = Mutex(completion) }
+
+    func take() -> RPCCompletion<RawJSON>? { completion.withLock { $0.take() } }
+}
+
 final class CompletionGate: Sendable {
     private let done = Atomic<Bool>(false)
 

@@ -40,8 +40,8 @@ public final class SnapshotHolder: Sendable {
     /// document now has a different ETag. Returns whether it was installed.
     @discardableResult
     public func install(_ snapshot: Snapshot) -> Bool {
-        let woken: [(Watcher, ServedDocument?)] = state.withLock { state in
-            guard snapshot.generation >= state.snapshot.generation else { return [] }
+        let woken: [(Watcher, ServedDocument?)]? = state.withLock { state in
+            guard snapshot.generation >= state.snapshot.generation else { return nil }
             state.snapshot = snapshot
             installs.add(1, ordering: .releasing)
             var woken: [(Watcher, ServedDocument?)] = []
@@ -54,26 +54,47 @@ public final class SnapshotHolder: Sendable {
             }
             return woken
         }
-        for (watcher, document) in woken { watcher.complete(document) }
+        guard let woken else { return false }
+        // Answering a watcher encodes its document: do it off the installing thread, which may be a write
+        // holding the rebuild lock, so thousands of watchers never slow a publish down.
+        if !woken.isEmpty {
+            DispatchQueue.global().async {
+                for (watcher, document) in woken { watcher.complete(document) }
+            }
+        }
         return true
     }
 
+    /// The most watchers held at once; past it `watch` refuses (each holds a suspended connection).
+    public static let maxWatchers = 10_000
+
     /// Calls `complete` once: at once if the document's ETag differs from `etag`, else when it changes or
-    /// after `timeout` (with the unchanged document).
+    /// after `timeout` (with the unchanged document). Returns false, without calling `complete`, when
+    /// `maxWatchers` are already waiting.
+    @discardableResult
     public func watch(
         _ key: DocumentKey, etag: String?, timeout: Duration, complete: @escaping @Sendable (ServedDocument?) -> Void
-    ) {
-        let registered: (UInt64, ServedDocument?)? = state.withLock { state in
-            let document = state.snapshot.documents[key]
-            if document?.etag != etag { return nil }
+    ) -> Bool {
+        enum Registration {
+            case changed
+            case full
+            case waiting(UInt64)
+        }
+        let registration: Registration = state.withLock { state in
+            if state.snapshot.documents[key]?.etag != etag { return .changed }
+            guard state.watchers.count < Self.maxWatchers else { return .full }
             let id = state.nextWatcher
             state.nextWatcher += 1
             state.watchers[id] = Watcher(key: key, etag: etag, complete: complete)
-            return (id, document)
+            return .waiting(id)
         }
-        guard let (id, _) = registered else {
+        let id: UInt64
+        switch registration {
+        case .full: return false
+        case .changed:
             complete(current.documents[key])
-            return
+            return true
+        case .waiting(let registered): id = registered
         }
         let nanoseconds =
             Int(timeout.components.seconds) * 1_000_000_000
@@ -82,6 +103,7 @@ public final class SnapshotHolder: Sendable {
             let expired = state.withLock { state -> Watcher? in state.watchers.removeValue(forKey: id) }
             if let expired { expired.complete(current.documents[expired.key]) }
         }
+        return true
     }
 
     /// Watchers waiting now (for metrics and tests).

@@ -40,7 +40,12 @@ extension ModelValidation {
     /// Validates a domain: its host, app IDs, alias target and substitution variables.
     public static func domain(_ domain: Domain, field: String = "domain") throws(RegistryError) {
         try host(domain.host, field: "\(field).host")
-        for (i, app) in domain.apps.enumerated() { try id(app, field: "\(field).apps[\(i)]") }
+        for (i, app) in domain.apps.enumerated() {
+            try id(app, field: "\(field).apps[\(i)]")
+            if domain.apps[..<i].contains(app) {
+                throw .invalidArgument(field: "\(field).apps[\(i)]", "lists \(app) twice")
+            }
+        }
         if let target = domain.aliasOf {
             try host(target, field: "\(field).aliasOf")
             if target == domain.host {

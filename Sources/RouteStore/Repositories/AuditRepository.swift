@@ -51,11 +51,19 @@ public struct AuditRepository: Sendable {
     }
 
     /// Entries, newest first.
-    public func list(_ page: PageRequest = PageRequest(), in tx: Transaction) throws -> Page<StoredAuditEntry> {
+    ///
+    /// With `resource`, only the entries of that resource and the resources below it (`apps/badoo` matches
+    /// `apps/badoo/routes/profile`, not `apps/badoo2`).
+    public func list(
+        _ page: PageRequest = PageRequest(), resource: String? = nil, in tx: Transaction
+    ) throws -> Page<StoredAuditEntry> {
         let before = try PageToken.read(page.pageToken, as: Int64.self) ?? Int64.max
         let rows = try tx.query(
             """
-            SELECT \(AuditRepository.columns) FROM audit WHERE id < \(before) ORDER BY id DESC LIMIT \(page.limit + 1)
+            SELECT \(AuditRepository.columns) FROM audit
+            WHERE id < \(before)
+                AND (\(resource)::text IS NULL OR resource = \(resource) OR starts_with(resource, \(resource) || '/'))
+            ORDER BY id DESC LIMIT \(page.limit + 1)
             """)
         return PageToken.page(try rows.map(decode), limit: page.limit) { $0.id }
     }

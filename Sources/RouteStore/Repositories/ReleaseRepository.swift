@@ -92,6 +92,12 @@ public struct ReleaseRepository: Sendable {
         }
     }
 
+    /// Deletes every release of `app` (deleting the app itself); returns how many there were.
+    @discardableResult
+    public func deleteAll(app: String, in tx: Transaction) throws -> Int {
+        try tx.query("DELETE FROM releases WHERE app = \(app)").affectedRows
+    }
+
     /// Every release of every app.
     public func all(in tx: Transaction) throws -> [StoredRelease] {
         try tx.query("SELECT \(ReleaseRepository.columns) FROM releases ORDER BY app, platform, version").map(decode)
