@@ -1,6 +1,6 @@
 """Times creating N routes in one app through the API (JSON-RPC batches of 100), with a live release so
 every route is in the AASA. Reports progress every 1,000 routes; stops at --max-seconds.
-usage: python3 many_routes.py BASE_URL TOKEN [N] [MAX_SECONDS] [SINCE]
+usage: python3 many_routes.py BASE_URL TOKEN [N] [MAX_SECONDS] [SINCE] [APP]
 SINCE (default 1.0, the live version) puts every route in the AASA; a later one (2.0) keeps them out of it."""
 import json
 import sys
@@ -11,6 +11,7 @@ base, token = sys.argv[1], sys.argv[2]
 count = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
 max_seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 900
 since = sys.argv[5] if len(sys.argv) > 5 else "1.0"
+app = sys.argv[6] if len(sys.argv) > 6 else "many"
 
 
 def post(body):
@@ -27,15 +28,15 @@ def call(method, params):
     return answer["result"]
 
 
-call("Apps.Create", {"app": {"id": "many", "ios": {"appIds": ["ABCDE12345.com.example.many"]},
+call("Apps.Create", {"app": {"id": app, "ios": {"appIds": [f"ABCDE12345.com.example.{app}"]},
                              "fallback": {"queryItem": "ul_fallback"}}})
-call("Domains.Create", {"domain": {"host": "many.example.com", "apps": ["many"]}})
-call("Releases.Publish", {"app": "many", "platform": "ios", "version": "1.0"})
+call("Domains.Create", {"domain": {"host": f"{app}.example.com", "apps": [app]}})
+call("Releases.Publish", {"app": app, "platform": "ios", "version": "1.0"})
 started = time.monotonic()
 created, failures = 0, {}
 while created < count and time.monotonic() - started < max_seconds:
     batch = [{"jsonrpc": "2.0", "id": i, "method": "Routes.Create",
-              "params": {"app": "many", "route": {"id": f"r{created + i}", "pattern": {"path": f"/p/{created + i}/*"},
+              "params": {"app": app, "route": {"id": f"r{created + i}", "pattern": {"path": f"/p/{created + i}/*"},
                                                   "action": "open", "platforms": {"ios": {"since": since}}}}}
              for i in range(min(100, count - created))]
     for answer in post(batch):
@@ -47,6 +48,6 @@ while created < count and time.monotonic() - started < max_seconds:
 elapsed = time.monotonic() - started
 print(f"routes: {created} requested in {elapsed:.1f} s ({created / elapsed:.0f}/s); failures {failures}")
 t = time.monotonic()
-check = call("CanOpen.Check", {"app": "many", "platform": "ios", "version": "1.0",
-                               "url": f"https://many.example.com/p/{created - 1}/x"})
+check = call("CanOpen.Check", {"app": app, "platform": "ios", "version": "1.0",
+                               "url": f"https://{app}.example.com/p/{created - 1}/x"})
 print(f"routes: CanOpen.Check on the last route: {check.get('decision')} in {(time.monotonic() - t) * 1000:.1f} ms")

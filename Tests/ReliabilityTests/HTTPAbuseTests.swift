@@ -3,6 +3,10 @@ import RPCServer
 import RegistryTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Abusive HTTP clients not covered by RPCServerTests: thousands of headers, trickled bytes, half-closed
 /// sockets, thousands of idle connections, odd Host headers. Each is answered with a clear error or cut
 /// off, and a normal request succeeds during and after the abuse.
@@ -119,6 +123,14 @@ struct HTTPAbuseTests {
         let fixture = try await AbuseServer()
         defer { fixture.shutdown() }
         let port = fixture.registry.server.port
+        // Both ends live in this process: 4,000 descriptors, more than a default soft limit of 1,024.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 8192 {
+            limit.rlim_cur = min(limit.rlim_max, 8192)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        try #require(limit.rlim_cur >= 4500, "ulimit -n is \(limit.rlim_cur); 2,000 idle connections need 4,500")
         var idle: [RawConnection] = []
         for _ in 0..<2000 { idle.append(try RawConnection(port: port)) }
         #expect(try fixture.normalRequestSucceeds(port: port))
