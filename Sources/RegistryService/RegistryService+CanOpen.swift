@@ -29,6 +29,22 @@ extension RegistryService {
             etag: generated.file.etag, notModified: notModified, table: notModified ? nil : generated.table)
     }
 
+    /// `CanOpen.GetTable` as JSON: the same answer as `canOpenTable`, with the table as the bytes its ETag
+    /// was computed from (canonical JSON, which is also how the API encodes it), so the server neither
+    /// decodes nor re-encodes tables. `table` is nil when `notModified`.
+    public func canOpenTableJSON(_ input: API.CanOpenGetTable.Input) throws(RegistryError) -> (
+        etag: String, notModified: Bool, table: Data?
+    ) {
+        let tables = snapshot.canOpenTables
+        let key = CanOpenKey(app: input.app, platform: input.platform, version: input.version)
+        if let ifNoneMatch = input.ifNoneMatch, let etag = tables.knownETag(key), etag == ifNoneMatch {
+            return (etag, true, nil)
+        }
+        guard let file = try tables.file(key) else { throw RegistryError.notFound("apps/\(input.app)") }
+        let notModified = input.ifNoneMatch == file.etag
+        return (file.etag, notModified, notModified ? nil : file.bytes)
+    }
+
     /// `Matrix.Get`: every route of the app against every live version of the platform.
     public func matrix(app: String, platform: Platform) throws(RegistryError) -> API.MatrixGet.Output {
         let registry = snapshot.registry

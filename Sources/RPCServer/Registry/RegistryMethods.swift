@@ -80,7 +80,10 @@ public enum RegistryMethods {
                     }
                 }
             },
-            RPCMethod(API.CanOpenGetTable.self) { _, input in try service.canOpenTable(input) },
+            RPCMethod(API.CanOpenGetTable.name, access: API.CanOpenGetTable.access) {
+                (_, input: API.CanOpenGetTable.Input) throws -> RawJSON in
+                try canOpenTableJSON(service, input)
+            },
             RPCMethod(API.CanOpenCheck.self) { _, input in try service.check(input) },
             RPCMethod(API.MatrixGet.self) { _, input in try service.matrix(app: input.app, platform: input.platform) },
             RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
@@ -92,6 +95,29 @@ public enum RegistryMethods {
             },
             RPCMethod.discover(openRPCDocument: openRPC),
         ]
+    }
+
+    /// Encodes the ETag string as the codec would (never mutated after creation, so shared by threads).
+    private static let stringEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// `CanOpen.GetTable`'s result with the table's canonical bytes spliced in: byte for byte what
+    /// encoding `API.CanOpenGetTable.Output` gives (sorted keys, unescaped slashes, no `table` when not
+    /// modified), without decoding or re-encoding a table of thousands of rules.
+    static func canOpenTableJSON(_ service: RegistryService, _ input: API.CanOpenGetTable.Input) throws -> RawJSON {
+        let answer = try service.canOpenTableJSON(input)
+        var bytes = Array("{\"etag\":".utf8)
+        bytes += Array(try stringEncoder.encode(answer.etag))
+        bytes += Array(",\"notModified\":\(answer.notModified)".utf8)
+        if let table = answer.table {
+            bytes += Array(",\"table\":".utf8)
+            bytes += Array(table)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return RawJSON(bytes: bytes)
     }
 
     private static func caller(_ context: RPCContext) -> Caller {

@@ -8,11 +8,12 @@ import Synchronization
 /// routes × live versions, and kept every table's bytes in memory (hundreds of megabytes at 10,000 routes
 /// × 200 versions) although clients mostly revalidate with `ifNoneMatch`. So the snapshot keeps the ETag of
 /// each live table once computed (a few bytes, enough to answer the 304 path without recomputing) and the
-/// most recently served full tables up to `byteBudget` bytes of JSON.
+/// JSON of the most recently served full tables up to `byteBudget` bytes (only the bytes: the server sends
+/// them as they are, and the decoded table would double the memory).
 public final class CanOpenTableCache: Sendable {
     private struct State {
         var etags: [CanOpenKey: String] = [:]
-        var recent: [CanOpenKey: GeneratedCanOpenTable] = [:]
+        var recent: [CanOpenKey: GeneratedFile] = [:]
         /// Keys of `recent`, least recently used first.
         var order: [CanOpenKey] = []
         var bytes = 0
@@ -46,33 +47,44 @@ public final class CanOpenTableCache: Sendable {
         state.withLock { $0.etags[key] }
     }
 
-    /// The table of `key`'s version (live or not); nil for an unknown app. Live tables are remembered.
+    /// The table of `key`'s version (live or not), decoded; nil for an unknown app. Always computed; a live
+    /// table's ETag and bytes are remembered.
     public func table(_ key: CanOpenKey) throws(RegistryError) -> GeneratedCanOpenTable? {
-        if let cached = state.withLock({ state -> GeneratedCanOpenTable? in
-            guard let table = state.recent[key] else { return nil }
-            if let at = state.order.firstIndex(of: key) { state.order.remove(at: at) }
-            state.order.append(key)
-            return table
-        }) {
-            return cached
-        }
         guard
             let generated = try Generator.canOpenTable(
                 registry: registry, app: key.app, platform: key.platform, version: key.version)
         else { return nil }
-        guard live.contains(key) else { return generated }
+        remember(key, generated.file)
+        return generated
+    }
+
+    /// The JSON bytes and ETag of `key`'s table (live or not); nil for an unknown app. Live tables' are
+    /// remembered, so serving one again costs no generation.
+    public func file(_ key: CanOpenKey) throws(RegistryError) -> GeneratedFile? {
+        if let cached = state.withLock({ state -> GeneratedFile? in
+            guard let file = state.recent[key] else { return nil }
+            if let at = state.order.firstIndex(of: key) { state.order.remove(at: at) }
+            state.order.append(key)
+            return file
+        }) {
+            return cached
+        }
+        return try table(key)?.file
+    }
+
+    private func remember(_ key: CanOpenKey, _ file: GeneratedFile) {
+        guard live.contains(key) else { return }
         state.withLock { state in
-            state.etags[key] = generated.file.etag
-            let size = generated.file.bytes.count
+            state.etags[key] = file.etag
+            let size = file.bytes.count
             guard state.recent[key] == nil, size <= Self.byteBudget else { return }
             while state.bytes + size > Self.byteBudget, !state.order.isEmpty {
                 let evicted = state.order.removeFirst()
-                state.bytes -= state.recent.removeValue(forKey: evicted)?.file.bytes.count ?? 0
+                state.bytes -= state.recent.removeValue(forKey: evicted)?.bytes.count ?? 0
             }
-            state.recent[key] = generated
+            state.recent[key] = file
             state.order.append(key)
             state.bytes += size
         }
-        return generated
     }
 }
