@@ -109,7 +109,7 @@ def render(results):
     aasa = results.get("aasa")
     if aasa:
         out += ["## AASA GET: routereg vs nginx", "",
-                f"`wrk {s['wrk']} -d{s['duration_s']}s`, {s['rounds']} rounds per server alternating which goes "
+                f"`wrk {s['wrk']} -d{s['duration_s']}s`, {len(next(iter(aasa.values()))['nginx']['rounds'])} rounds per server alternating which goes "
                 f"first, median of rounds. nginx 2 workers (sendfile, open_file_cache, keepalive_requests 1M, "
                 f"reuseport, access log off) serving the bytes routereg serves for the same host; routereg "
                 f"`--threads {s['threads']}`.", "",
@@ -162,7 +162,10 @@ def render(results):
                 f"and is not counted):", "",
                 f"- empty server (embedded PostgreSQL running, no data): {rss['empty_mb']['VmRSS']:.0f} MB",
                 f"- after seeding and warm-up: {a['VmRSS']:.0f} MB (peak {a['VmHWM']:.0f} MB)",
-                f"- after a restart and the same warm-up: {b['VmRSS']:.0f} MB (peak {b['VmHWM']:.0f} MB)", ""]
+                f"- after a restart and the same warm-up: {b['VmRSS']:.0f} MB (peak {b['VmHWM']:.0f} MB)"]
+        for stage, value in (rss.get("stages_mb") or {}).items():
+            out.append(f"  - after the restart, {stage}: {value['VmRSS']:.0f} MB")
+        out.append("")
         if rss["routes"] < 10000:
             out += [f"Why not 10,000 routes here: seeding goes through the API, one `Routes.Create` per route, and "
                     f"every write still costs O(routes) (AASA generation and lint of the route's domain, "
@@ -171,9 +174,10 @@ def render(results):
                     f"would take about {rss['seed_seconds'] * (10000 / rss['routes']) ** 2 / 60:.0f} minutes "
                     f"(quadratic extrapolation). "
                     f"`python3 bench/bench.py --phases rss --rss-routes 10000` measures it directly when there is "
-                    f"time. The estimate above assumes memory grows linearly with routes at 200 live versions "
-                    f"(canOpen tables are built on demand, so live versions cost a remembered ETag each, plus the "
-                    f"16 MB cache of full tables): ≈ {rss_estimate(rss):.0f} MB.", ""]
+                    f"time. The estimate above scales everything above the empty server linearly with routes, "
+                    f"so it is an upper bound: canOpen tables are built on demand (a live version costs a "
+                    f"remembered ETag) and full tables are cached as JSON up to 16 MB, which does not grow "
+                    f"with routes: ≈ {rss_estimate(rss):.0f} MB.", ""]
 
     matcher = results.get("matcher")
     if matcher:
