@@ -34,9 +34,9 @@ public struct CompiledCanOpenTable: Sendable {
         if DecisionMaking.isWebScheme(link.scheme) {
             guard let scope = domains[link.host] else { return .notAssociated }
             if marker.firstMatch(link) != nil { return Decision(decision: .openInBrowser, reason: .fallbackMarker) }
-            let fallback = FallbackURL.make(url, policy: table.fallback)
+            let fallback = { FallbackURL.make(url, policy: table.fallback) }
             guard let hit = scope.rules.firstMatch(link) else {
-                return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: fallback)
+                return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: fallback())
             }
             return decision(table.rules[scope.indices[hit]], fallback: fallback)
         }
@@ -50,11 +50,11 @@ public struct CompiledCanOpenTable: Sendable {
             FallbackURL.make(
                 FallbackURL.expand(template: $0, path: matchURL.path, query: link.query), policy: table.fallback)
         }
-        return decision(rule, fallback: fallback)
+        return decision(rule, fallback: { fallback })
     }
 
-    private func decision(_ rule: CanOpenRule, fallback: String?) -> Decision {
+    private func decision(_ rule: CanOpenRule, fallback: () -> String?) -> Decision {
         DecisionMaking.decide(
-            verdict: rule.verdict, route: rule.route, supportedSince: rule.supportedSince, fallbackURL: fallback)
+            verdict: rule.verdict, route: rule.route, supportedSince: rule.supportedSince, fallbackURL: fallback())
     }
 }

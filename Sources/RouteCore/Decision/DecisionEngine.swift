@@ -74,9 +74,9 @@ public struct DecisionEngine: Sendable {
             if markers[appID]?.firstMatch(url) != nil {
                 return Decision(decision: .openInBrowser, reason: .fallbackMarker)
             }
-            let fallback = FallbackURL.make(text, policy: app.fallback)
+            let fallback = { FallbackURL.make(text, policy: app.fallback) }
             guard let index = scope.rules.firstMatch(url) else {
-                return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: fallback)
+                return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: fallback())
             }
             return decision(scope.routes[index], platform: platform, version: version, fallback: fallback)
         }
@@ -90,14 +90,14 @@ public struct DecisionEngine: Sendable {
             FallbackURL.make(
                 FallbackURL.expand(template: $0, path: matchURL.path, query: url.query), policy: app.fallback)
         }
-        return decision(route, platform: platform, version: version, fallback: fallback)
+        return decision(route, platform: platform, version: version, fallback: { fallback })
     }
 
-    private func decision(_ route: Route, platform: Platform, version: Version, fallback: String?) -> Decision {
+    private func decision(_ route: Route, platform: Platform, version: Version, fallback: () -> String?) -> Decision {
         DecisionMaking.decide(
             verdict: RuleVerdict(route, platform: platform, version: version), route: route.id,
             supportedSince: RuleVerdict.supportedSince(route, platform: platform, version: version),
-            fallbackURL: fallback)
+            fallbackURL: fallback())
     }
 }
 

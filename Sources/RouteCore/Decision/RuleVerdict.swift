@@ -32,23 +32,24 @@ public enum RuleVerdict: String, Sendable, Hashable, Codable {
 /// answer identically.
 enum DecisionMaking {
     /// The decision for a URL whose first matching rule had `verdict` (nil: no rule matched).
-    /// `fallbackURL` is the browser URL to use when the decision is to fall back.
+    /// `fallbackURL` is the browser URL to use when the decision is to fall back; it is evaluated only for
+    /// browser decisions, since building it is most of a decision's cost and most decisions open the app.
     static func decide(
-        verdict: RuleVerdict?, route: String?, supportedSince: String?, fallbackURL: String?
+        verdict: RuleVerdict?, route: String?, supportedSince: String?, fallbackURL: @autoclosure () -> String?
     ) -> Decision {
         guard let verdict else {
-            return Decision(decision: .openInBrowser, reason: .noRoute, fallbackUrl: fallbackURL)
+            return Decision(decision: .openInBrowser, reason: .noRoute, fallbackUrl: fallbackURL())
         }
         switch verdict {
         case .open:
             return Decision(decision: .openInApp, reason: .route, route: route)
         case .exclude:
-            return Decision(decision: .openInBrowser, reason: .excluded, route: route, fallbackUrl: fallbackURL)
+            return Decision(decision: .openInBrowser, reason: .excluded, route: route, fallbackUrl: fallbackURL())
         case .switchedOff:
-            return Decision(decision: .openInBrowser, reason: .switchedOff, route: route, fallbackUrl: fallbackURL)
+            return Decision(decision: .openInBrowser, reason: .switchedOff, route: route, fallbackUrl: fallbackURL())
         case .unsupported:
             return Decision(
-                decision: .openInBrowser, reason: .unsupportedVersion, route: route, fallbackUrl: fallbackURL,
+                decision: .openInBrowser, reason: .unsupportedVersion, route: route, fallbackUrl: fallbackURL(),
                 supportedSince: supportedSince)
         }
     }
