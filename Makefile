@@ -22,7 +22,7 @@ run: release
 	.build/release/routereg serve --listen $(LISTEN)
 
 ## test: every suite: Swift (against a real PostgreSQL the tests start), the Python and TypeScript clients against
-## a freshly started server, then a deterministic fuzz run of every parser
+## a freshly started server, then a fixed-seed fuzz run of every parser
 test: bootstrap
 	swift build --build-tests
 	$(MAKE) --no-print-directory test-swift test-clients fuzz-smoke
@@ -49,7 +49,7 @@ fuzz: bootstrap
 	scripts/fuzz --seconds $(FUZZ_SECONDS)
 
 ## fuzz-smoke: every fuzz target for 50,000 inputs from a fixed seed and the committed corpus (part of make test:
-## deterministic, so CI fails only when the code changes; `make fuzz` explores at random for longer)
+## repeatable rather than a gamble; `make fuzz` explores at random for longer)
 fuzz-smoke: bootstrap
 	scripts/fuzz --runs 50000
 
