@@ -42,7 +42,7 @@ extension RegistryService {
             throw RegistryError.invalidArgument(field: "token.displayName", "must be 1 to 200 characters")
         }
         let id = "tok_" + Self.randomHex(bytes: 8)
-        let secret = "rr_" + Self.randomHex(bytes: 32)
+        let secret = Self.newSecret()
         let hash = Data(SHA256.digest(Array(secret.utf8)))
         let stored = try write(
             caller, method: API.TokensCreate.name, resource: "tokens/\(id)", cause: "Tokens.Create \(id)"
@@ -69,6 +69,9 @@ extension RegistryService {
             return Mutation(value: Self.resource(stored), before: nil, after: Self.resource(stored))
         }.value
     }
+
+    /// A new bearer secret: `rr_` and 32 random bytes in hex. Also what embedded mode seeds the admin with.
+    public static func newSecret() -> String { "rr_" + randomHex(bytes: 32) }
 
     static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()

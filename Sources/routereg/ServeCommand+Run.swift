@@ -73,9 +73,7 @@ extension ServeCommand {
             note("admin token: \(file.path)")
             return existing
         }
-        var generator = SystemRandomNumberGenerator()
-        let secret =
-            "rr_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let secret = RegistryService.newSecret()
         guard
             FileManager.default.createFile(
                 atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
