@@ -16,8 +16,9 @@ public struct DecisionEngine: Sendable {
     private let apps: [String: App]
     private let markers: [String: RuleSet]
 
-    /// Compiles every rule list of `registry`.
-    public init(registry: Registry) {
+    /// Compiles every rule list of `registry`, taking the rules `previous` (the engine of an earlier state)
+    /// already compiled for the same app and host or scheme.
+    public init(registry: Registry, reusing previous: DecisionEngine? = nil) {
         let index = RegistryIndex(registry)
         var webScopes: [String: [String: Scope]] = [:]
         var schemeScopes: [String: [String: Scope]] = [:]
@@ -34,7 +35,8 @@ public struct DecisionEngine: Sendable {
                         routes: routes,
                         rules: RuleSet(
                             rules: routes.map { RouteRules.componentRule($0, app: app, domain: target) },
-                            substitutionVariables: target.substitutionVariables ?? [:]))
+                            substitutionVariables: target.substitutionVariables ?? [:],
+                            reusing: previous?.webScopes[app.id]?[key]?.rules))
                 }
                 hosts[host] = byTarget[key]
             }
@@ -46,7 +48,8 @@ public struct DecisionEngine: Sendable {
                     routes: routes,
                     rules: RuleSet(
                         rules: routes.map { RouteRules.componentRule($0, app: app, domain: nil) },
-                        substitutionVariables: [:]))
+                        substitutionVariables: [:], reusing: previous?.schemeScopes[app.id]?[scheme.lowercased()]?.rules
+                    ))
             }
             schemeScopes[app.id] = schemes
             markers[app.id] = RuleSet(rules: [DecisionMaking.markerRule(app.fallback)], substitutionVariables: [:])

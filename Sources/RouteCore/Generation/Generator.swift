@@ -82,16 +82,27 @@ public enum Generator {
             key: CanOpenKey(app: app, platform: platform, version: version))
     }
 
-    /// The files of one host; throws as `generate` does.
-    public static func hostFiles(registry: Registry, host: String) throws(RegistryError) -> HostFiles {
-        try hostFiles(index: RegistryIndex(registry), host: host.lowercased())
+    /// The files of one host; throws as `generate` does. Without `ruleLint`, `lint` leaves out the findings
+    /// about the rule lists (shadowed and overlapping routes), the costly part on large apps: they change no
+    /// byte, and `ruleLint(registry:host:)` computes them when someone will read them.
+    public static func hostFiles(registry: Registry, host: String, ruleLint: Bool = true) throws(RegistryError)
+        -> HostFiles
+    {
+        try hostFiles(index: RegistryIndex(registry), host: host.lowercased(), ruleLint: ruleLint)
     }
 
-    static func hostFiles(index: RegistryIndex, host: String) throws(RegistryError) -> HostFiles {
+    /// The rule-list findings of one host, which come first in a full `HostFiles.lint`.
+    public static func ruleLint(registry: Registry, host: String) -> [LintFinding] {
+        RuleLinter(index: RegistryIndex(registry)).lint(host: host.lowercased())
+    }
+
+    static func hostFiles(index: RegistryIndex, host: String, ruleLint: Bool = true) throws(RegistryError)
+        -> HostFiles
+    {
         guard let (file, legacyLint) = AASAGenerator(index: index).document(host: host),
             let (statements, androidLint) = AssetLinksGenerator(index: index).document(host: host)
         else { throw RegistryError.notFound("domains/\(host)") }
-        var lint = RuleLinter(index: index).lint(host: host) + legacyLint + androidLint
+        var lint = (ruleLint ? RuleLinter(index: index).lint(host: host) : []) + legacyLint + androidLint
         let (document, bytes, compactionLint) = try fitted(file, host: host)
         lint += compactionLint
         lint += DocumentLinter.lint(host: host, file: document, size: bytes.count)

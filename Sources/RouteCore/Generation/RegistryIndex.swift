@@ -35,12 +35,15 @@ struct RegistryIndex: Sendable {
         }.sorted()
     }
 
-    /// The app's web routes that apply on `target` (already alias-resolved), in evaluation order.
+    /// The app's web routes that apply on `target` (already alias-resolved), in evaluation order: the app's
+    /// own array when they all do, so large apps are not copied route by route on every generation.
     func webRoutes(app: String, target: Domain) -> [Route] {
         let host = target.host.lowercased()
-        return (registry.routes[app] ?? []).filter { route in
+        let routes = registry.routes[app] ?? []
+        let applies = { (route: Route) in
             route.pattern.scheme == nil && (route.domains.isEmpty || route.domains.contains { $0.lowercased() == host })
         }
+        return routes.allSatisfy(applies) ? routes : routes.filter(applies)
     }
 
     /// The app's routes for the custom scheme `scheme`, in evaluation order.
@@ -74,13 +77,15 @@ enum RuleEmission: Equatable {
     static func plan(_ routes: [Route], platform: Platform, live: [Version]) -> [RuleEmission] {
         var plan = [RuleEmission](repeating: .omitted, count: routes.count)
         var openFollows = false
-        for index in routes.indices.reversed() {
-            let route = routes[index]
-            if route.action == .open && live.contains(where: { route.handles(platform, $0) }) {
-                plan[index] = .open
-                openFollows = true
-            } else if openFollows {
-                plan[index] = .exclude
+        // Read in place: copying each `Route` out retained all its fields, most of a large app's generation.
+        routes.withUnsafeBufferPointer { routes in
+            for index in routes.indices.reversed() {
+                if routes[index].action == .open && live.contains(where: { routes[index].handles(platform, $0) }) {
+                    plan[index] = .open
+                    openFollows = true
+                } else if openFollows {
+                    plan[index] = .exclude
+                }
             }
         }
         return plan

@@ -22,12 +22,24 @@ public struct RuleSet: Sendable {
     private let unindexed: Range<Int32>
     private let maxLists: Int
 
+    /// The document's own `$(name)` lists the rules were compiled with.
+    let substitutionVariables: [String: [String]]
+
     /// Compiles `rules`; `substitutionVariables` are the document's own `$(name)` lists (Apple's predefined
-    /// variables are always available).
-    public init(rules: [ComponentRule], substitutionVariables: [String: [String]] = [:]) {
+    /// variables are always available). Rules `previous` already compiled with the same variables are
+    /// taken from it: a write changes one route, and compiling every pattern again made each write of a
+    /// large app cost milliseconds (compiled rules are immutable, so sharing them is safe).
+    public init(
+        rules: [ComponentRule], substitutionVariables: [String: [String]] = [:], reusing previous: RuleSet? = nil
+    ) {
         let variables = SubstitutionVariables(substitutionVariables)
         self.rules = rules
-        compiled = rules.map { CompiledRule($0, variables: variables) }
+        self.substitutionVariables = substitutionVariables
+        if let previous, previous.substitutionVariables == substitutionVariables, !previous.rules.isEmpty {
+            compiled = Self.compile(rules, variables: variables, reusing: previous)
+        } else {
+            compiled = rules.map { CompiledRule($0, variables: variables) }
+        }
         var entries: [[(key: [Int16], rule: Int)]] = [[], [], [], []]
         var unindexed: [Int32] = []
         for (index, rule) in compiled.enumerated() {
@@ -51,6 +63,30 @@ public struct RuleSet: Sendable {
         postings = pool
         postingBase = bases
         maxLists = tries.reduce(1) { $0 + $1.maxListsPerWalk }
+    }
+
+    /// `rules` compiled, sharing what `previous` compiled: the common head and tail are matched in place (a
+    /// write inserts, edits or removes one rule, and equal rules taken from the same registry compare in
+    /// constant time), and only a long changed middle, such as a reorder, is looked up by value.
+    private static func compile(
+        _ rules: [ComponentRule], variables: SubstitutionVariables, reusing previous: RuleSet
+    ) -> [CompiledRule] {
+        let old = previous.rules
+        let shorter = min(rules.count, old.count)
+        var head = 0
+        while head < shorter && rules[head] == old[head] { head += 1 }
+        var tail = 0
+        while tail < shorter - head && rules[rules.count - 1 - tail] == old[old.count - 1 - tail] { tail += 1 }
+        let middle = head..<(rules.count - tail)
+        var known: [ComponentRule: CompiledRule] = [:]
+        if middle.count > 8 {
+            for index in head..<(old.count - tail) { known[old[index]] = previous.compiled[index] }
+        }
+        var compiled = Array(previous.compiled[..<head])
+        compiled.reserveCapacity(rules.count)
+        for index in middle { compiled.append(known[rules[index]] ?? CompiledRule(rules[index], variables: variables)) }
+        compiled += previous.compiled[(old.count - tail)...]
+        return compiled
     }
 
     /// The index of the rule that decides `url`, nil when none matches. Host and scheme are not looked

@@ -56,12 +56,25 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { components.map(String.init).joined(separator: ".") }
 
-    public static func == (lhs: Version, rhs: Version) -> Bool { lhs.padded == rhs.padded }
+    /// Component `index` of the padded form, without building it: comparisons run for every route and live
+    /// version on each generation and decision, and `padded` allocates.
+    @inline(__always)
+    private func component(_ index: Int) -> Int { index < components.count ? components[index] : 0 }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(padded) }
+    public static func == (lhs: Version, rhs: Version) -> Bool {
+        for index in 0..<4 where lhs.component(index) != rhs.component(index) { return false }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for index in 0..<4 { hasher.combine(component(index)) }
+    }
 
     public static func < (lhs: Version, rhs: Version) -> Bool {
-        for (l, r) in zip(lhs.padded, rhs.padded) where l != r { return l < r }
+        for index in 0..<4 {
+            let (l, r) = (lhs.component(index), rhs.component(index))
+            if l != r { return l < r }
+        }
         return false
     }
 }

@@ -36,6 +36,47 @@ import Testing
         #expect(decidedLate > pairs / 10, "decided at index >= 5: \(decidedLate) of \(pairs)")
     }
 
+    /// A rule set compiled reusing an earlier one (what every write does) answers exactly as a fresh
+    /// compile after any edit, and shares the compiled rules it kept.
+    @Test func reusingAnEarlierRuleSetEqualsAFreshCompile() {
+        var random = SeededRandom(seed: 0x5EED_0003)
+        var mismatches: [String] = []
+        var shared = 0
+        var edits = 0
+        for _ in 0..<2_000 {
+            let before = (0..<Int.random(in: 1...60, using: &random)).map { _ in RandomRules.rule(&random) }
+            var after = before
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: after.insert(RandomRules.rule(&random), at: Int.random(in: 0...after.count, using: &random))
+            case 1: after.remove(at: Int.random(in: 0..<after.count, using: &random))
+            case 2: after[Int.random(in: 0..<after.count, using: &random)] = RandomRules.rule(&random)
+            case 3: after.shuffle(using: &random)
+            default: after += (0..<Int.random(in: 1...20, using: &random)).map { _ in RandomRules.rule(&random) }
+            }
+            edits += 1
+            // Now and then the document's variables change too: nothing compiled with the old ones may stay.
+            let variables = Int.random(in: 0..<10, using: &random) == 0 ? ["v": ["z"]] : RandomRules.variables
+            let previous = RuleSet(rules: before, substitutionVariables: RandomRules.variables)
+            let reused = RuleSet(rules: after, substitutionVariables: variables, reusing: previous)
+            let fresh = RuleSet(rules: after, substitutionVariables: variables)
+            if variables == RandomRules.variables {
+                shared += reused.compiled.filter { rule in previous.compiled.contains { $0 === rule } }.count
+            } else {
+                #expect(!reused.compiled.contains { rule in previous.compiled.contains { $0 === rule } })
+            }
+            for _ in 0..<20 {
+                let url = RandomRules.url(&random)
+                if reused.firstMatch(url) != fresh.firstMatch(url) && mismatches.count < 5 {
+                    mismatches.append(
+                        "\(url): reused \(String(describing: reused.firstMatch(url))), fresh "
+                            + "\(String(describing: fresh.firstMatch(url)))")
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(shared > edits * 10, "compiled rules shared: \(shared) over \(edits) edits")
+    }
+
     @Test func programEqualsGeneralMatcher() {
         var random = SeededRandom(seed: 0x5EED_0002)
         let variables = SubstitutionVariables([:])
