@@ -31,34 +31,55 @@ final class HostFilesCache: Sendable {
             let hosts = Set(chain.map { $0.host.lowercased() })
             domains = chain
             apps = target.apps.map { id in registry.apps.first { $0.id == id } }
+            let applies = { (route: Route) in
+                route.pattern.scheme != nil || route.domains.isEmpty
+                    || route.domains.contains { hosts.contains($0.lowercased()) }
+            }
+            // The app's own array when every route applies (the common case): comparing an array with itself
+            // is O(1), so a write elsewhere does not compare this host's routes one by one.
             routes = target.apps.map { id in
-                (registry.routes[id] ?? []).filter { route in
-                    route.pattern.scheme != nil || route.domains.isEmpty
-                        || route.domains.contains { hosts.contains($0.lowercased()) }
-                }
+                let all = registry.routes[id] ?? []
+                return all.allSatisfy(applies) ? all : all.filter(applies)
             }
             let appIDs = Set(target.apps)
             releases = registry.releases.filter { appIDs.contains($0.app) }
         }
     }
 
-    private let entries = Mutex<[String: (inputs: Inputs, files: HostFiles)]>([:])
+    /// A host's files without rule lint, and its rule lint once someone asked for it.
+    private struct Entry {
+        var inputs: Inputs
+        var files: HostFiles
+        var ruleLint: [LintFinding]?
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
 
     /// The files of `host` in `registry`: remembered ones when the inputs are unchanged, else generated.
-    /// Throws as `Generator.hostFiles` does.
-    func files(_ registry: Registry, host: String) throws(RegistryError) -> HostFiles {
+    /// `lint` holds the rule-list findings only when `withRuleLint` (see `Generator.hostFiles`): a route
+    /// write skips them, a publish reports them. Throws as `Generator.hostFiles` does.
+    func files(_ registry: Registry, host: String, withRuleLint: Bool) throws(RegistryError) -> HostFiles {
         guard let inputs = Inputs(registry, host: host) else {
-            return try Generator.hostFiles(registry: registry, host: host)
+            return try Generator.hostFiles(registry: registry, host: host, ruleLint: withRuleLint)
         }
-        if let entry = entries.withLock({ $0[host] }), entry.inputs == inputs {
-            #if DEBUG
-                let fresh = try Generator.hostFiles(registry: registry, host: host)
-                assert(fresh == entry.files, "remembered files of \(host) differ from a fresh generation")
-            #endif
-            return entry.files
+        var entry: Entry
+        if let known = entries.withLock({ $0[host] }), known.inputs == inputs {
+            entry = known
+        } else {
+            let files = try Generator.hostFiles(registry: registry, host: host, ruleLint: false)
+            entry = Entry(inputs: inputs, files: files, ruleLint: nil)
         }
-        let files = try Generator.hostFiles(registry: registry, host: host)
-        entries.withLock { $0[host] = (inputs, files) }
+        var files = entry.files
+        if withRuleLint {
+            let ruleLint = entry.ruleLint ?? Generator.ruleLint(registry: registry, host: host)
+            entry.ruleLint = ruleLint
+            files.lint = ruleLint + files.lint
+        }
+        entries.withLock { $0[host] = entry }
+        #if DEBUG
+            let fresh = try Generator.hostFiles(registry: registry, host: host, ruleLint: withRuleLint)
+            assert(fresh == files, "remembered files of \(host) differ from a fresh generation")
+        #endif
         return files
     }
 

@@ -36,7 +36,7 @@ extension RegistryService {
         let method = state == .live ? API.ReleasesPublish.name : API.ReleasesRetire.name
         let outcome = try write(
             caller, method: method, resource: Self.name(key),
-            cause: "\(method) \(key.platform.rawValue) \(key.version)"
+            cause: "\(method) \(key.platform.rawValue) \(key.version)", ruleLint: true
         ) { tx in
             if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound("apps/\(key.app)") }
             let before: StoredRelease?

@@ -7,7 +7,7 @@ public struct WriteOutcome<Value: Sendable>: Sendable {
     public var value: Value
     /// One entry per (host, kind): the latest revision, and whether this write created it.
     public var revisions: [RevisionRef]
-    /// Lint of every domain's rules after the write.
+    /// Lint of every domain after the write; the rule-list findings only for writes that asked for them.
     public var lint: [LintFinding]
 }
 
@@ -30,23 +30,24 @@ extension RegistryService {
 
     /// Runs one write as a single transaction: the change, the revisions of every generated file it changes
     /// (caused by `cause`), and its audit entry commit together or not at all. Then refreshes the snapshot,
-    /// so the caller's next read sees its write.
+    /// so the caller's next read sees its write. `ruleLint` adds the rule-list findings to the outcome's
+    /// lint (linting a large app costs more than the rest of a route write, which reports no lint).
     ///
     /// The registry the files are generated from is the snapshot's with the body's `change` applied, when
     /// the snapshot is exactly the state the transaction started from (no other write since): loading the
     /// whole registry on every write made each write cost O(routes), and seeding N routes O(N²).
     func write<Value: Sendable>(
-        _ caller: Caller, method: String, resource: String, cause: String,
+        _ caller: Caller, method: String, resource: String, cause: String, ruleLint: Bool = false,
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
         try rebuildLock.withLock { _ throws(RegistryError) -> WriteOutcome<Value> in
-            try writeLocked(caller, method: method, resource: resource, cause: cause, body)
+            try writeLocked(caller, method: method, resource: resource, cause: cause, ruleLint: ruleLint, body)
         }
     }
 
     /// `write`; the caller holds `rebuildLock`.
     private func writeLocked<Value: Sendable>(
-        _ caller: Caller, method: String, resource: String, cause: String,
+        _ caller: Caller, method: String, resource: String, cause: String, ruleLint: Bool,
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
         var afterWrite: SnapshotBuilder.Reuse?
@@ -57,7 +58,7 @@ extension RegistryService {
                 let generation = try SnapshotBuilder.generation(tx.query(SnapshotBuilder.generationQuery))
                 let mutation = try body(tx)
                 let registry = try registryAfter(mutation.change, generation: generation, in: tx)
-                let (revisions, lint) = try regenerate(registry, cause: cause, in: tx)
+                let (revisions, lint) = try regenerate(registry, cause: cause, ruleLint: ruleLint, in: tx)
                 afterWrite = SnapshotBuilder.Reuse(generationBefore: generation, registry: registry)
                 return WriteResult(
                     WriteOutcome(value: mutation.value, revisions: revisions, lint: lint),
@@ -102,30 +103,35 @@ extension RegistryService {
     /// Regenerates every domain's files from the registry as the transaction sees it and appends a revision
     /// for each file whose bytes changed. Throws FAILED_PRECONDITION (rolling the write back) when a file
     /// cannot be generated, e.g. an AASA above Apple's size limit.
-    func regenerate(_ registry: Registry, cause: String, in tx: Transaction) throws -> ([RevisionRef], [LintFinding]) {
+    func regenerate(_ registry: Registry, cause: String, ruleLint: Bool, in tx: Transaction) throws -> (
+        [RevisionRef], [LintFinding]
+    ) {
         var files: [String: HostFiles] = [:]
         for domain in registry.domains {
             let host = domain.host.lowercased()
-            files[host] = try hostFiles.files(registry, host: host)
+            files[host] = try hostFiles.files(registry, host: host, withRuleLint: ruleLint)
         }
         hostFiles.retain(hosts: Set(files.keys))
         var refs: [RevisionRef] = []
         var lint: [LintFinding] = []
-        for host in files.keys.sorted() {
+        let hosts = files.keys.sorted()
+        let heads = try store.revisions.heads(hosts: hosts, in: tx)
+        var liveVersions: SQLJSON?
+        for host in hosts {
             let file = files[host]!
             lint += file.lint
             for (kind, generated) in [(RevisionKind.aasa, file.aasa), (.assetlinks, file.assetlinks)] {
-                let latest = try store.revisions.latest(host: host, kind: kind, in: tx)
                 let documentKind: DocumentKind = kind == .aasa ? .aasa : .assetlinks
-                if let latest, latest.etag == generated.etag {
+                if let head = heads[RevisionKey(host: host, kind: kind)], head.etag == generated.etag {
                     refs.append(
                         RevisionRef(
-                            host: host, kind: documentKind, revision: latest.number, etag: latest.etag, changed: false))
+                            host: host, kind: documentKind, revision: head.number, etag: head.etag, changed: false))
                     continue
                 }
+                if liveVersions == nil { liveVersions = try SQLJSON(encoding: LiveVersions(registry)) }
                 let stored = try store.revisions.append(
                     host: host, kind: kind, bytes: generated.bytes, etag: generated.etag, cause: cause,
-                    liveVersions: try SQLJSON(encoding: LiveVersions(registry)), in: tx)
+                    liveVersions: liveVersions!, in: tx)
                 refs.append(
                     RevisionRef(
                         host: host, kind: documentKind, revision: stored.number, etag: stored.etag, changed: true))

@@ -43,6 +43,7 @@ public final class RegistryService: Sendable {
     /// The newest snapshot waiting to be persisted (the file is written off the request path).
     private let pendingPersist = Mutex<Snapshot?>(nil)
     private let persistQueue = DispatchQueue(label: "routereg.snapshot-persist")
+    private let lastPersistNanos = Atomic<UInt64>(0)
     /// Nanoseconds the last snapshot rebuild took (read from the database, built, installed), for metrics.
     private let lastRebuildNanos = Atomic<UInt64>(0)
 
@@ -92,15 +93,20 @@ public final class RegistryService: Sendable {
         schedulePersist(snapshot)
     }
 
-    /// Persists `snapshot` on a background queue. Encoding the whole registry took as long as the rest of
-    /// a write; only the newest snapshot matters, so snapshots installed meanwhile replace the pending one.
+    /// Persists `snapshot` on a background queue, at most once a second (less often when encoding is slow). Encoding the whole registry costs
+    /// more than the rest of a write at a few thousand routes, so a burst of writes persists once at its end; only
+    /// the newest snapshot matters, so snapshots installed meanwhile replace the pending one. The file is a
+    /// fallback for starting while the database is down; shutdown flushes it (`flushPersistedSnapshot`).
     private func schedulePersist(_ snapshot: Snapshot) {
         guard options.snapshotFile != nil else { return }
         let idle = pendingPersist.withLock { pending in
             defer { pending = snapshot }
             return pending == nil
         }
-        if idle { persistQueue.async { [self] in persistPending() } }
+        guard idle else { return }
+        // At least a second apart, and never more than a fifth of the time spent encoding.
+        let delay = max(1_000_000_000, 4 * lastPersistNanos.load(ordering: .relaxed))
+        persistQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [self] in persistPending() }
     }
 
     private func persistPending() {
@@ -110,9 +116,11 @@ public final class RegistryService: Sendable {
                 return pending
             })
         else { return }
+        let started = DispatchTime.now().uptimeNanoseconds
         do { try SnapshotFile.save(snapshot, to: file) } catch {
             options.log("snapshot: could not persist (\(error))")
         }
+        lastPersistNanos.store(DispatchTime.now().uptimeNanoseconds - started, ordering: .relaxed)
     }
 
     /// Waits until the newest snapshot is on disk (at shutdown, so a restart without a database serves it).

@@ -56,6 +56,30 @@ import Testing
                 == 5)
     }
 
+    /// Route writes skip the rule-list lint (it costs more than the rest of a write on a large app); a publish
+    /// must still report the findings of the rules as they are then, not as they were at an earlier lint.
+    @Test func aPublishReportsRuleLintOfTheCurrentRoutes() async throws {
+        let server = try TestRegistryServer(suite: "publish_lint")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        func shadowed(_ version: String) async throws -> [String] {
+            let change = try await server.result(
+                "Releases.Publish", ["app": "badoo", "platform": "ios", "version": version])
+            return change.array("lint").compactMap { $0 as? [String: Any] }
+                .filter { $0.string("code") == "shadowed_rule" }.compactMap { $0.string("route") }
+        }
+        #expect(try await shadowed("5.11.0") == [])
+        _ = try await server.result(
+            "Routes.Create",
+            [
+                "app": "badoo",
+                "route": ["id": "me", "pattern": ["path": "/u/me"], "platforms": ["ios": ["since": "5.0"]]],
+            ])
+        #expect(try await shadowed("5.11.0") == ["me"])
+        _ = try await server.result("Routes.Delete", ["app": "badoo", "route": "profile"])
+        #expect(try await shadowed("5.11.0") == [])
+    }
+
     @Test func onlyLiveReleasesCanBeRetired() async throws {
         let server = try TestRegistryServer(suite: "retire_draft")
         defer { server.shutdown() }

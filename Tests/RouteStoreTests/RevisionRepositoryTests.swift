@@ -41,8 +41,14 @@ struct RevisionRepositoryTests {
                 RevisionKey(host: "badoo.com", kind: .aasa): 3, RevisionKey(host: "badoo.com", kind: .assetlinks): 1,
                 RevisionKey(host: "m.badoo.com", kind: .aasa): 1,
             ])
-        let latestAll = try fixture.tx { try revisions.allLatest(in: $0) }
-        #expect(latestAll.map(\.number) == [3, 1, 1])
+        let heads = try fixture.tx { try revisions.heads(hosts: ["badoo.com", "m.badoo.com", "nowhere.com"], in: $0) }
+        #expect(
+            heads == [
+                RevisionKey(host: "badoo.com", kind: .aasa): RevisionHead(number: 3, etag: "\"e\""),
+                RevisionKey(host: "badoo.com", kind: .assetlinks): RevisionHead(number: 1, etag: "\"d\""),
+                RevisionKey(host: "m.badoo.com", kind: .aasa): RevisionHead(number: 1, etag: "\"c\""),
+            ])
+        #expect(try fixture.tx { try revisions.heads(hosts: [], in: $0) }.isEmpty)
     }
 
     @Test func listIsNewestFirstAndPaged() throws {

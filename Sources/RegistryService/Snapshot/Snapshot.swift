@@ -48,7 +48,7 @@ public final class Snapshot: Sendable {
         {
             self.engine = previous.engine
         } else {
-            self.engine = DecisionEngine(registry: registry)
+            self.engine = DecisionEngine(registry: registry, reusing: previous?.engine)
         }
         self.tokens = tokens
         self.generation = generation

@@ -22,8 +22,8 @@ enum SnapshotBuilder {
     /// committed after `generationBefore` (every write appends exactly one audit entry).
     /// `previous` (the snapshot being replaced) lends its compiled rules when they still apply.
     static func build(from store: Store, reusing: Reuse? = nil, previous: Snapshot? = nil) throws -> Snapshot {
-        typealias Contents = (Registry, [StoredRevision], [String: TokenGrant], Int64)
-        let (registry, revisions, tokens, generation): Contents = try store.read { tx -> Contents in
+        typealias Contents = (Registry, [DocumentKey: ServedDocument], [String: TokenGrant], Int64)
+        let (registry, documents, tokens, generation): Contents = try store.read { tx -> Contents in
             let registry: Registry
             if let reusing,
                 try tx.query("SELECT count(*) AS n FROM audit WHERE id > \(reusing.generationBefore)").first?.int("n")
@@ -33,20 +33,34 @@ enum SnapshotBuilder {
             } else {
                 registry = try store.loadRegistry(in: tx)
             }
-            let revisions = try store.revisions.allLatest(in: tx)
+            let documents = try servedDocuments(registry, previous: previous, store, tx)
             let tokens = try activeTokens(store, tx)
             let generation = try Self.generation(tx.query(generationQuery))
-            return (registry, revisions, tokens, generation)
-        }
-        // A deleted domain keeps its revisions (history is immutable) but is no longer served.
-        let hosts = Set(registry.domains.map { $0.host.lowercased() })
-        var documents: [DocumentKey: ServedDocument] = [:]
-        for revision in revisions where hosts.contains(revision.host) {
-            let document = ServedDocument(revision)
-            documents[DocumentKey(host: document.host, kind: document.kind)] = document
+            return (registry, documents, tokens, generation)
         }
         return Snapshot(
             registry: registry, documents: documents, tokens: tokens, generation: generation, previous: previous)
+    }
+
+    /// The latest revision of every served domain's files. Only the heads are read for all of them; the
+    /// bytes only of revisions `previous` does not already hold, so a write that changes one file reads one.
+    /// A deleted domain keeps its revisions (history is immutable) but is no longer served.
+    private static func servedDocuments(
+        _ registry: Registry, previous: Snapshot?, _ store: Store, _ tx: Transaction
+    ) throws -> [DocumentKey: ServedDocument] {
+        let hosts = Set(registry.domains.map { $0.host.lowercased() }).sorted()
+        var documents: [DocumentKey: ServedDocument] = [:]
+        for (key, head) in try store.revisions.heads(hosts: hosts, in: tx) {
+            let served = DocumentKey(host: key.host, kind: key.kind == .aasa ? .aasa : .assetlinks)
+            if let held = previous?.documents[served], held.revision == head.number, held.etag == head.etag {
+                documents[served] = held
+            } else if let revision = try store.revisions.get(
+                host: key.host, kind: key.kind, number: head.number, in: tx)
+            {
+                documents[served] = ServedDocument(revision)
+            }
+        }
+        return documents
     }
 
     private static func activeTokens(_ store: Store, _ tx: Transaction) throws -> [String: TokenGrant] {

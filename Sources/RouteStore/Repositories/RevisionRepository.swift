@@ -49,6 +49,17 @@ public struct RevisionKey: Sendable, Hashable {
     }
 }
 
+/// The newest revision of a (host, kind), without its bytes.
+public struct RevisionHead: Sendable, Hashable {
+    public var number: Int
+    public var etag: String
+
+    public init(number: Int, etag: String) {
+        self.number = number
+        self.etag = etag
+    }
+}
+
 /// Revisions of the generated files: append-only (the table refuses UPDATE and DELETE).
 /// Every method runs in the caller's transaction.
 public struct RevisionRepository: Sendable {
@@ -121,14 +132,27 @@ public struct RevisionRepository: Sendable {
         return result
     }
 
-    /// The newest revision of every (host, kind): what a server serves after starting.
-    public func allLatest(in tx: Transaction) throws -> [StoredRevision] {
-        try tx.query(
-            """
-            SELECT DISTINCT ON (host, kind) \(RevisionRepository.columns) FROM revisions
-            ORDER BY host, kind, number DESC
-            """
-        ).map(decode)
+    /// The number and ETag of the newest revision of each of `hosts`' files, without their bytes: what a
+    /// write compares its generated files with, and what a snapshot rebuild checks before fetching bytes.
+    /// One index lookup per (host, kind), however long the history.
+    public func heads(hosts: [String], in tx: Transaction) throws -> [RevisionKey: RevisionHead] {
+        guard !hosts.isEmpty else { return [:] }
+        var result: [RevisionKey: RevisionHead] = [:]
+        for row in try tx.query(
+            prepared: """
+                SELECT h.host, k.kind, r.number, r.etag
+                FROM unnest(\(hosts)::text[]) AS h(host)
+                CROSS JOIN (VALUES ('aasa'), ('assetlinks')) AS k(kind)
+                CROSS JOIN LATERAL (
+                    SELECT number, etag FROM revisions WHERE host = h.host AND kind = k.kind
+                    ORDER BY number DESC LIMIT 1) AS r
+                """)
+        {
+            guard let kind = RevisionKind(rawValue: try row.string("kind")) else { continue }
+            result[RevisionKey(host: try row.string("host"), kind: kind)] = RevisionHead(
+                number: try row.int("number"), etag: try row.string("etag"))
+        }
+        return result
     }
 
     private func decode(_ row: SQLRow) throws -> StoredRevision {

@@ -80,21 +80,34 @@ public struct SQLRow: Sendable {
         }
     }
 
-    /// A `bytea` column (hex output format, PostgreSQL's default).
+    /// A `bytea` column (hex output format, PostgreSQL's default). Decoded into a preallocated buffer:
+    /// appending to `Data` byte by byte made reading a 100 KB AASA cost milliseconds.
     public func bytes(_ column: String) throws -> Data {
-        let text = Array(try required(column).utf8)
-        guard text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"), text.count % 2 == 0
-        else { throw mismatch(column, "bytea in hex format") }
-        var data = Data(capacity: (text.count - 2) / 2)
-        var index = 2
-        while index < text.count {
-            guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else {
-                throw mismatch(column, "bytea in hex format")
+        var text = try required(column)
+        let decoded: [UInt8]? = text.withUTF8 { utf8 in
+            guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0
+            else { return nil }
+            var failed = false
+            let result = [UInt8](unsafeUninitializedCapacity: (utf8.count - 2) / 2) { buffer, initialized in
+                var input = 2
+                var output = 0
+                while input < utf8.count {
+                    let high = Self.hexValue(utf8[input])
+                    let low = Self.hexValue(utf8[input + 1])
+                    if high > 15 || low > 15 {
+                        failed = true
+                        break
+                    }
+                    buffer[output] = high << 4 | low
+                    input += 2
+                    output += 1
+                }
+                initialized = output
             }
-            data.append(high << 4 | low)
-            index += 2
+            return failed ? nil : result
         }
-        return data
+        guard let decoded else { throw mismatch(column, "bytea in hex format") }
+        return Data(decoded)
     }
 
     /// A `json`/`jsonb` column's text as UTF-8 bytes.
@@ -128,12 +141,13 @@ public struct SQLRow: Sendable {
         return date
     }
 
-    private func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of a hex digit, or 255 for anything else.
+    private static func hexValue(_ byte: UInt8) -> UInt8 {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
+        default: return 255
         }
     }
 }
