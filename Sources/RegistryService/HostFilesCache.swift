@@ -28,12 +28,11 @@ final class HostFilesCache: Sendable {
                 next = domain.aliasOf
             }
             guard let target = chain.last else { return nil }
-            let hosts = Set(chain.map { $0.host.lowercased() })
             domains = chain
             apps = target.apps.map { id in registry.apps.first { $0.id == id } }
             let applies = { (route: Route) in
                 route.pattern.scheme != nil || route.domains.isEmpty
-                    || route.domains.contains { hosts.contains($0.lowercased()) }
+                    || route.domains.contains { host in chain.contains { Domain.sameHost(host, $0.host) } }
             }
             // The app's own array when every route applies (the common case): comparing an array with itself
             // is O(1), so a write elsewhere does not compare this host's routes one by one.

@@ -25,3 +25,13 @@ public struct Domain: Sendable, Hashable, Codable {
         self.legacyPaths = legacyPaths
     }
 }
+
+extension Domain {
+    /// True when `a` and `b` name the same host, ASCII case-insensitively, without allocating: generation
+    /// asks it for every route and host on every write.
+    public static func sameHost(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+}
