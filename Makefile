@@ -53,13 +53,15 @@ fuzz: bootstrap
 fuzz-smoke: bootstrap
 	scripts/fuzz --runs 50000
 
-## soak: 10,000 idle connections, then 5 minutes of wrk at 256 connections while releases are published
+## soak: 5 minutes of wrk at 256 connections while releases are published, 10,000 idle connections, then 10,000
+## routes created in one app while a reader checks the server keeps answering (RELIABILITY.md)
 soak:
 	scripts/bootstrap bench
 	scripts/soak
 
 ## bench: routereg side by side with nginx (AASA GET, CanOpen over JSON-RPC), the write path, memory and the
-## matcher, on loopback with a release build; 5-10 minutes plus the build; rewrites BENCHMARKS.md (bench/bench.py)
+## matcher, on loopback with a release build; about 25 minutes (15 of them seeding 10,000 routes for the memory
+## phase) plus the build; rewrites BENCHMARKS.md (bench/bench.py)
 bench:
 	scripts/bootstrap bench
 	python3 bench/bench.py

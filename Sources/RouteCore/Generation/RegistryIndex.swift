@@ -41,7 +41,8 @@ struct RegistryIndex: Sendable {
         let host = target.host.lowercased()
         let routes = registry.routes[app] ?? []
         let applies = { (route: Route) in
-            route.pattern.scheme == nil && (route.domains.isEmpty || route.domains.contains { Domain.sameHost($0, host) })
+            route.pattern.scheme == nil
+                && (route.domains.isEmpty || route.domains.contains { Domain.sameHost($0, host) })
         }
         return routes.allSatisfy(applies) ? routes : routes.filter(applies)
     }
