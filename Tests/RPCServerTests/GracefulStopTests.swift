@@ -45,6 +45,23 @@ struct GracefulStopTests {
         stopped.wait()
     }
 
+    @Test("an open long poll does not hold the stop for the whole grace period")
+    func longPollDoesNotHoldTheStop() throws {
+        let server = try TestServer(configure: { $0.shutdownGracePeriod = .seconds(10) })
+        let client = try server.client()
+        try send(client, #"{"jsonrpc":"2.0","method":"Test.Hold","id":"w"}"#)
+        try waitUntil { server.holds.count == 1 }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let stopped = stopInBackground(server)
+        let value = try JSONValueOf(client.readResponse())
+        #expect(value["error"]?["code"]?.int == 14)
+        stopped.wait()
+        let took = clock.now - started
+        #expect(took < .seconds(4), "stop took \(took) with a long poll open")
+        server.holds.completeAll("too late")
+    }
+
     @Test("a waiter still pending after the grace period is answered UNAVAILABLE")
     func pendingCancelled() throws {
         let server = try TestServer(configure: { $0.shutdownGracePeriod = .milliseconds(100) })

@@ -79,8 +79,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Stops gracefully: no new connections, in-flight requests get `shutdownGracePeriod` to finish, then
-    /// pending long polls are cancelled (answered UNAVAILABLE) and the daemon stops. Idempotent.
+    /// Stops gracefully: no new connections, in-flight requests get `shutdownGracePeriod` to finish, deferred
+    /// calls (long polls) at most a second of it, then the ones still pending are cancelled (answered
+    /// UNAVAILABLE, so their clients ask another server) and the daemon stops. Idempotent.
+    ///
+    /// Long polls are not waited for the whole grace period: a `Watch` waits up to minutes for a change, and
+    /// every deploy would otherwise take the full grace period whenever one is open (a web server always has).
     /// Call it from outside the server (a signal handler's queue), never from a method handler: the daemon
     /// cannot stop while one of its own threads waits for it.
     public func stop() {
@@ -88,7 +92,13 @@ public final class HTTPServer: @unchecked Sendable {
             guard let daemon, let retained else { return }
             let listener = MHD_quiesce_daemon(daemon)
             if listener >= 0 { close(listener) }
-            waitForInFlight(upTo: core.configuration.shutdownGracePeriod)
+            let grace = core.configuration.shutdownGracePeriod
+            let clock = ContinuousClock()
+            let started = clock.now
+            waitUntil(upTo: grace) {
+                core.inFlight.load(ordering: .relaxed) <= core.suspensions.withLock { $0.waiting.count }
+            }
+            waitForInFlight(upTo: min(.seconds(1), grace - (clock.now - started)))
             let cancels = core.suspensions.withLock { state in
                 state.allowed = false
                 return Array(state.waiting.values)
@@ -104,9 +114,14 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func waitForInFlight(upTo limit: Duration) {
+        waitUntil(upTo: limit) { core.inFlight.load(ordering: .relaxed) == 0 }
+    }
+
+    /// Polls `done` every 5 ms until it holds or `limit` passes (at once when `limit` is not positive).
+    private func waitUntil(upTo limit: Duration, _ done: () -> Bool) {
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: limit)
-        while core.inFlight.load(ordering: .relaxed) > 0 && clock.now < end {
+        while !done() && clock.now < end {
             usleep(5_000)
         }
     }
