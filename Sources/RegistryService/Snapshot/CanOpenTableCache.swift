@@ -9,7 +9,9 @@ import Synchronization
 /// × 200 versions) although clients mostly revalidate with `ifNoneMatch`. So the snapshot keeps the ETag of
 /// each live table once computed (a few bytes, enough to answer the 304 path without recomputing) and the
 /// JSON of the most recently served full tables up to `byteBudget` bytes (only the bytes: the server sends
-/// them as they are, and the decoded table would double the memory).
+/// them as they are, and the decoded table would double the memory). Tables of versions that are not live
+/// are kept in that budget too: a retired version still installed asks on every launch, and computing its
+/// table costs O(routes) each time.
 public final class CanOpenTableCache: Sendable {
     private struct State {
         var etags: [CanOpenKey: String] = [:]
@@ -47,8 +49,8 @@ public final class CanOpenTableCache: Sendable {
         state.withLock { $0.etags[key] }
     }
 
-    /// The table of `key`'s version (live or not), decoded; nil for an unknown app. Always computed; a live
-    /// table's ETag and bytes are remembered.
+    /// The table of `key`'s version (live or not), decoded; nil for an unknown app. Always computed; its
+    /// bytes are remembered (and a live table's ETag).
     public func table(_ key: CanOpenKey) throws(RegistryError) -> GeneratedCanOpenTable? {
         guard
             let generated = try Generator.canOpenTable(
@@ -58,8 +60,8 @@ public final class CanOpenTableCache: Sendable {
         return generated
     }
 
-    /// The JSON bytes and ETag of `key`'s table (live or not); nil for an unknown app. Live tables' are
-    /// remembered, so serving one again costs no generation.
+    /// The JSON bytes and ETag of `key`'s table (live or not); nil for an unknown app. Remembered while they
+    /// fit the budget, so serving one again costs no generation.
     public func file(_ key: CanOpenKey) throws(RegistryError) -> GeneratedFile? {
         if let cached = state.withLock({ state -> GeneratedFile? in
             guard let file = state.recent[key] else { return nil }
@@ -72,10 +74,14 @@ public final class CanOpenTableCache: Sendable {
         return try table(key)?.file
     }
 
+    /// Whether the JSON of `key`'s table is held (for tests).
+    func holds(_ key: CanOpenKey) -> Bool { state.withLock { $0.recent[key] != nil } }
+
     private func remember(_ key: CanOpenKey, _ file: GeneratedFile) {
-        guard live.contains(key) else { return }
+        // ETags only of live versions: any version string can be asked for, and that map has no bound.
+        let isLive = live.contains(key)
         state.withLock { state in
-            state.etags[key] = file.etag
+            if isLive { state.etags[key] = file.etag }
             let size = file.bytes.count
             guard state.recent[key] == nil, size <= Self.byteBudget else { return }
             while state.bytes + size > Self.byteBudget, !state.order.isEmpty {
