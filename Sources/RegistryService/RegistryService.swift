@@ -93,10 +93,11 @@ public final class RegistryService: Sendable {
         schedulePersist(snapshot)
     }
 
-    /// Persists `snapshot` on a background queue, at most once a second (less often when encoding is slow). Encoding the whole registry costs
-    /// more than the rest of a write at a few thousand routes, so a burst of writes persists once at its end; only
-    /// the newest snapshot matters, so snapshots installed meanwhile replace the pending one. The file is a
-    /// fallback for starting while the database is down; shutdown flushes it (`flushPersistedSnapshot`).
+    /// Persists `snapshot` on a background queue, at most once a second (less often when encoding is slow).
+    /// Encoding the whole registry costs more than the rest of a write at a few thousand routes, so a burst of
+    /// writes persists once at its end; only the newest snapshot matters, so snapshots installed meanwhile
+    /// replace the pending one. The file is a fallback for starting while the database is down; shutdown
+    /// flushes it (`flushPersistedSnapshot`), a crash may leave it a second or so behind.
     private func schedulePersist(_ snapshot: Snapshot) {
         guard options.snapshotFile != nil else { return }
         let idle = pendingPersist.withLock { pending in
