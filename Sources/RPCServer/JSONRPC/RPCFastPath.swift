@@ -13,10 +13,11 @@ struct RPCFastPath: Sendable {
     let answer: @Sendable (RPCContext, ArraySlice<UInt8>?) throws -> [UInt8]?
 }
 
-/// Reads a JSON object whose members are all plain strings (no escapes), as the fast paths need.
+/// Reads a JSON object whose members are all strings, as the fast paths need.
 ///
 /// The bytes were already validated as JSON by the dispatcher's scanner, so this only follows the shape;
-/// anything else (nested values, numbers, escapes, duplicate members) gives nil.
+/// anything else (nested values, numbers, duplicate members, escapes other than `\"`, `\\` and `\/`)
+/// gives nil. Those three are decoded, because ETags are quoted: every `ifNoneMatch` holds `\"`.
 enum FlatJSONObject {
     static func strings(_ bytes: ArraySlice<UInt8>, keys: [StaticString]) -> [String]? {
         var values = [String?](repeating: nil, count: keys.count)
@@ -25,18 +26,29 @@ enum FlatJSONObject {
         func skipSpace() {
             while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
         }
-        /// The range of a plain string's contents starting at `i` (a quote), or nil.
-        func plainString() -> Range<Int>? {
+        /// The contents of the string starting at `i` (a quote), decoded; nil for other escapes.
+        func plainString() -> ArraySlice<UInt8>? {
             guard i < end, bytes[i] == UInt8(ascii: "\"") else { return nil }
             let start = i + 1
             var j = start
+            var decoded: [UInt8]?
             while j < end, bytes[j] != UInt8(ascii: "\"") {
-                if bytes[j] == UInt8(ascii: "\\") { return nil }
+                if bytes[j] == UInt8(ascii: "\\") {
+                    guard j + 1 < end else { return nil }
+                    let escaped = bytes[j + 1]
+                    guard escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\") || escaped == UInt8(ascii: "/")
+                    else { return nil }
+                    if decoded == nil { decoded = Array(bytes[start..<j]) }
+                    decoded!.append(escaped)
+                    j += 2
+                    continue
+                }
+                decoded?.append(bytes[j])
                 j += 1
             }
             guard j < end else { return nil }
             i = j + 1
-            return start..<j
+            return decoded.map { $0[...] } ?? bytes[start..<j]
         }
         skipSpace()
         guard i < end, bytes[i] == UInt8(ascii: "{") else { return nil }
@@ -53,10 +65,10 @@ enum FlatJSONObject {
             guard let value = plainString() else { return nil }
             guard
                 let slot = keys.firstIndex(where: { name in
-                    name.withUTF8Buffer { $0.elementsEqual(bytes[key]) }
+                    name.withUTF8Buffer { $0.elementsEqual(key) }
                 }), values[slot] == nil
             else { return nil }
-            values[slot] = String(decoding: bytes[value], as: UTF8.self)
+            values[slot] = String(decoding: value, as: UTF8.self)
             skipSpace()
             guard i < end else { return nil }
             if bytes[i] == UInt8(ascii: ",") {
@@ -80,20 +92,30 @@ enum FlatJSONObject {
 struct FlatJSONWriter {
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    /// Appends `"key":"value"`; false (and nothing appended) when `value` needs escaping or is not plain
-    /// ASCII, so the caller falls back to the encoder.
+    /// Appends `"key":"value"`; false (and nothing appended) when `value` is not printable ASCII, so the
+    /// caller falls back to the encoder. `"` and `\` are escaped as the encoder escapes them.
     mutating func append(_ key: StaticString, _ value: String) -> Bool {
-        for byte in value.utf8
-        where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            return false
-        }
+        guard let quoted = Self.quoted(value) else { return false }
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "\"")])
-        bytes.append(contentsOf: value.utf8)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(contentsOf: quoted)
         return true
+    }
+
+    /// `value` as a JSON string, byte for byte what the codec's encoder writes; nil when it is not printable
+    /// ASCII (control characters and non-ASCII are left to the encoder).
+    static func quoted(_ value: String) -> [UInt8]? {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(value.utf8.count + 2)
+        for byte in value.utf8 {
+            if byte < 0x20 || byte >= 0x7F { return nil }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+        }
+        out.append(UInt8(ascii: "\""))
+        return out
     }
 
     /// The finished object.

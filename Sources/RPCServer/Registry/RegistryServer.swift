@@ -20,7 +20,7 @@ public final class RegistryServer: Sendable {
         let dispatcher = JSONRPCDispatcher(
             methods: RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)),
             authenticator: RegistryAuthenticator(service: service), limits: limits, codec: JSONRPCCodec(),
-            metrics: metrics, log: log, fastPaths: [CanOpenCheckFastPath.make(service)])
+            metrics: metrics, log: log, fastPaths: RegistryFastPaths.all(service))
         let readiness = ReadinessProbe(service: service)
         http = HTTPServer(
             configuration: configuration, dispatcher: dispatcher,

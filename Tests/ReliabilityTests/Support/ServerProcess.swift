@@ -81,7 +81,9 @@ final class ServerProcess: Sendable {
         }
         try process.run()
 
-        let deadline = ContinuousClock.now + .seconds(30)
+        // Generous: the whole suite shares two cores, and once a start (migrations already applied) missed a
+        // 30 s deadline while every other suite was running.
+        let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
             let text = printed.withLock { $0 }
             if let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n"),

@@ -1,0 +1,108 @@
+import Foundation
+import RegistryTesting
+import Synchronization
+import Testing
+
+@testable import RPCServer
+
+/// The fast paths (`CanOpen.Check`, `CanOpen.GetTable`) must answer byte for byte what the methods'
+/// handlers answer, errors included: the same service behind two dispatchers, one with fast paths, one
+/// without, on calls built from the pieces that matter (escapes, ETags current and stale, bad values,
+/// unknown apps and members).
+@Suite(.serialized) struct FastPathEquivalenceTests {
+    @Test func fastPathsAnswerAsTheHandlers() async throws {
+        let server = try TestRegistryServer(suite: "fast_paths")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        let service = server.service
+        let methods = RegistryMethods.table(service, openRPC: Array("{}".utf8))
+        let plain = JSONRPCDispatcher(
+            methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(), metrics: nil,
+            log: .silent, fastPaths: [])
+        let fast = JSONRPCDispatcher(
+            methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(), metrics: nil,
+            log: .silent, fastPaths: counted(RegistryFastPaths.all(service)))
+        let etag = try await server.result(
+            "CanOpen.GetTable", ["app": "badoo", "platform": "ios", "version": "5.11.0"]
+        ).string("etag")!
+        let escapedETag = etag.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+
+        let apps = ["badoo", "nobody", "bad\\\"oo"]
+        let platforms = ["ios", "android", "web"]
+        let versions = ["5.11.0", "5.12", "4", "x.y", "5.11.0.0"]
+        let urls = [
+            "https://m.badoo.com/l/a/42", "https:\\/\\/m.badoo.com\\/u\\/7?ul_fallback=1",
+            "https://m.badoo.com/u/\\\"q\\\"", "HTTPS://M.BADOO.COM./u/1#x", "https://other.com/u/1", "not a url",
+            "https://m.badoo.com/u/\\u00e9", "https://m.badoo.com/u/\u{e9}?a=b&ul_fallback=",
+        ]
+        var bodies: [String] = []
+        for app in apps {
+            for platform in platforms {
+                for version in versions {
+                    for url in urls {
+                        bodies.append(
+                            #"{"jsonrpc":"2.0","id":1,"method":"CanOpen.Check","params":{"app":"\#(app)","platform":"\#(platform)","version":"\#(version)","url":"\#(url)"}}"#
+                        )
+                    }
+                    for ifNoneMatch in [escapedETag, "\\\"stale\\\"", "", "\\u0022x"] {
+                        bodies.append(
+                            #"{"jsonrpc":"2.0","id":"t","method":"CanOpen.GetTable","params":{"app":"\#(app)","platform":"\#(platform)","version":"\#(version)","ifNoneMatch":"\#(ifNoneMatch)"}}"#
+                        )
+                    }
+                    bodies.append(
+                        #"{"jsonrpc":"2.0","id":2,"method":"CanOpen.GetTable","params":{"app":"\#(app)","platform":"\#(platform)","version":"\#(version)"}}"#
+                    )
+                }
+            }
+        }
+        bodies.append(
+            #"{"jsonrpc":"2.0","id":3,"method":"CanOpen.Check","params":{"app":"badoo","platform":"ios","version":"5.11.0","url":"https://m.badoo.com/u/1","extra":"x"}}"#
+        )
+        var notModified = 0
+        var differences: [String] = []
+        for body in bodies {
+            let transport = RPCTransport(requestID: "r")
+            let expected = plain.handle(Array(body.utf8), transport: transport)
+            let answered = fast.handle(Array(body.utf8), transport: transport)
+            if case .json(let bytes) = answered, String(decoding: bytes, as: UTF8.self).contains(#""notModified":true"#)
+            {
+                notModified += 1
+            }
+            if expected != answered && differences.count < 5 {
+                differences.append("\(body)\n  handler: \(text(expected))\n  fast:    \(text(answered))")
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        #expect(bodies.count > 500)
+        #expect(notModified >= 1, "the 304 path was never taken")
+        // Every valid combination must really take the fast paths (the rest are errors the handler answers),
+        // or the comparison proves little.
+        let taken = answeredFast.byMethod.withLock { $0 }
+        #expect(taken["CanOpen.Check", default: 0] >= 40 && taken["CanOpen.GetTable", default: 0] >= 20, "\(taken)")
+    }
+
+    /// Calls answered by each fast path itself, by method.
+    private final class Counts: Sendable {
+        let byMethod = Mutex<[String: Int]>([:])
+    }
+
+    private let answeredFast = Counts()
+
+    /// `paths`, counting the calls each answers itself.
+    private func counted(_ paths: [RPCFastPath]) -> [RPCFastPath] {
+        paths.map { path in
+            RPCFastPath(method: path.method) { [answeredFast] context, params in
+                let bytes = try path.answer(context, params)
+                if bytes != nil { answeredFast.byMethod.withLock { $0[path.method, default: 0] += 1 } }
+                return bytes
+            }
+        }
+    }
+
+    private func text(_ reply: RPCReply) -> String {
+        switch reply {
+        case .json(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .noContent: "204"
+        }
+    }
+}
