@@ -95,27 +95,33 @@ struct FlatJSONWriter {
     /// Appends `"key":"value"`; false (and nothing appended) when `value` is not printable ASCII, so the
     /// caller falls back to the encoder. `"` and `\` are escaped as the encoder escapes them.
     mutating func append(_ key: StaticString, _ value: String) -> Bool {
-        guard let quoted = Self.quoted(value) else { return false }
+        let mark = bytes.count
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        bytes.append(contentsOf: quoted)
+        guard Self.appendQuoted(value, to: &bytes) else {
+            bytes.removeSubrange(mark...)
+            return false
+        }
         return true
     }
 
-    /// `value` as a JSON string, byte for byte what the codec's encoder writes; nil when it is not printable
-    /// ASCII (control characters and non-ASCII are left to the encoder).
-    static func quoted(_ value: String) -> [UInt8]? {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        out.reserveCapacity(value.utf8.count + 2)
+    /// Appends `value` as a JSON string, byte for byte what the codec's encoder writes; false (and nothing
+    /// appended) when it is not printable ASCII (control characters and non-ASCII are left to the encoder).
+    static func appendQuoted(_ value: String, to out: inout [UInt8]) -> Bool {
+        let mark = out.count
+        out.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
-            if byte < 0x20 || byte >= 0x7F { return nil }
+            if byte < 0x20 || byte >= 0x7F {
+                out.removeSubrange(mark...)
+                return false
+            }
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
             out.append(byte)
         }
         out.append(UInt8(ascii: "\""))
-        return out
+        return true
     }
 
     /// The finished object.

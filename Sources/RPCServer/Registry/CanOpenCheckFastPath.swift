@@ -7,17 +7,14 @@ import RouteCore
 enum CanOpenCheckFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
         RPCFastPath(method: API.CanOpenCheck.name) { _, params in
-            guard let params,
-                let fields = FlatJSONObject.strings(params, keys: ["app", "platform", "version", "url"]),
-                let platform = Platform(rawValue: fields[1]),
-                let version = try? Version(fields[2])
-            else { return nil }
-            let input = API.CanOpenCheck.Input(app: fields[0], platform: platform, version: version, url: fields[3])
+            guard let read = CanOpenFastParams(params, last: "url") else { return nil }
+            let input = API.CanOpenCheck.Input(
+                app: read.app, platform: read.platform, version: read.version, url: read.last)
             return encode(try service.check(input))
         }
     }
 
-    /// The decision as the codec would encode it (keys sorted), or nil when a value needs escaping.
+    /// The decision as the codec would encode it (keys sorted), or nil when a value is not printable ASCII.
     static func encode(_ decision: Decision) -> [UInt8]? {
         var writer = FlatJSONWriter()
         guard writer.append("decision", decision.decision.rawValue) else { return nil }

@@ -8,13 +8,9 @@ import RouteCore
 enum CanOpenGetTableFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
         RPCFastPath(method: API.CanOpenGetTable.name) { _, params in
-            guard let params,
-                let fields = FlatJSONObject.strings(params, keys: ["app", "platform", "version", "ifNoneMatch"]),
-                let platform = Platform(rawValue: fields[1]),
-                let version = try? Version(fields[2])
-            else { return nil }
+            guard let read = CanOpenFastParams(params, last: "ifNoneMatch") else { return nil }
             let input = API.CanOpenGetTable.Input(
-                app: fields[0], platform: platform, version: version, ifNoneMatch: fields[3])
+                app: read.app, platform: read.platform, version: read.version, ifNoneMatch: read.last)
             return try RegistryMethods.canOpenTableJSON(service, input).bytes
         }
     }
