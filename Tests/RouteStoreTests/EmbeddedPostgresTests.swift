@@ -70,21 +70,28 @@ struct EmbeddedPostgresTests {
         try cluster.stop()
     }
 
-    @Test func stopAllRunningStopsEveryStartedCluster() throws {
+    @Test func stopAllRunningStopsTheClustersThatAskedForItAndNoOthers() throws {
         let directory = try EmbeddedTestSupport.scratchDirectory()
-        let cluster = EmbeddedTestSupport.cluster(at: directory)
+        let cluster = EmbeddedTestSupport.cluster(at: directory, stopsWithProcess: true)
+        let bystander = EmbeddedTestSupport.cluster(at: directory + "/bystander")
         defer { EmbeddedTestSupport.discard(cluster, directory: directory) }
         try cluster.start()
 
+        try bystander.start()
+        defer { try? bystander.stop() }
+
         EmbeddedPostgres.stopAllRunning()
         #expect(!cluster.isRunning)
+        #expect(bystander.isRunning)
     }
 
     @Test func aServerThatCannotStartReportsTheEndOfItsLog() throws {
         let busyPort = try TestPostgres.cluster.port  // Taken by the shared test cluster.
         let directory = try EmbeddedTestSupport.scratchDirectory()
         let cluster = EmbeddedPostgres(
-            configuration: .init(dataDirectory: directory, tcpPort: busyPort, durable: false, notice: { _ in }))
+            configuration: .init(
+                dataDirectory: directory, tcpPort: busyPort, durable: false, stopsWithProcess: false,
+                notice: { _ in }))
         defer { EmbeddedTestSupport.discard(cluster, directory: directory) }
 
         let error = try #require(throws: EmbeddedPostgresError.self) { try cluster.start() }

@@ -20,10 +20,17 @@ enum EmbeddedTestSupport {
     }
 
     /// A cluster configured for speed (tests do not need durability), with notices collected.
-    static func cluster(at dataDirectory: String, notices: NoticeLog? = nil) -> EmbeddedPostgres {
+    ///
+    /// Left out of `EmbeddedPostgres.stopAllRunning()` unless `stopsWithProcess` says otherwise: that call
+    /// reaches every registered cluster in the process, and the suites run in parallel, so one test calling
+    /// it would stop the clusters other tests are using at that moment.
+    static func cluster(
+        at dataDirectory: String, notices: NoticeLog? = nil, stopsWithProcess: Bool = false
+    ) -> EmbeddedPostgres {
         EmbeddedPostgres(
             configuration: .init(
-                dataDirectory: dataDirectory, durable: false, notice: { notices?.append($0) }))
+                dataDirectory: dataDirectory, durable: false, stopsWithProcess: stopsWithProcess,
+                notice: { notices?.append($0) }))
     }
 
     /// Runs `psql` against `uri` and returns its unaligned, tuples-only output; throws with stderr on failure.
