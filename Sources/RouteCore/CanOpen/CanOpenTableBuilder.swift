@@ -24,7 +24,8 @@ struct CanOpenTableBuilder {
             }
         }
         var domains: [CanOpenScope] = []
-        for host in index.hosts(of: appID) {
+        // No side on the platform: no web link reaches the app there (see `DecisionEngine.decide`).
+        for host in index.hosts(of: appID) where app.hasSide(on: platform) {
             guard let target = index.target(of: host) else { continue }
             domains.append(
                 CanOpenScope(

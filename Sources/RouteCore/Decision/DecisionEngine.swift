@@ -67,13 +67,16 @@ public struct DecisionEngine: Sendable {
     }
 
     /// The decision for a parsed URL; `original` is the text fallback URLs are built from.
+    ///
+    /// Web links are `not_associated` on a platform the app has no side on (no app IDs, no package), as the
+    /// OS never hands them to it there; custom schemes are declared by the app itself and still decide.
     public func decide(
         app appID: String, platform: Platform, version: Version, url: LinkURL, original: String? = nil
     ) -> Decision {
         guard let app = apps[appID] else { return .notAssociated }
         let text = original ?? url.description
         if DecisionMaking.isWebScheme(url.scheme) {
-            guard let scope = webScopes[appID]?[url.host] else { return .notAssociated }
+            guard app.hasSide(on: platform), let scope = webScopes[appID]?[url.host] else { return .notAssociated }
             if markers[appID]?.firstMatch(url) != nil {
                 return Decision(decision: .openInBrowser, reason: .fallbackMarker)
             }

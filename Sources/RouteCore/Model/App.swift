@@ -29,6 +29,15 @@ public struct App: Sendable, Hashable, Codable {
         self.defaults = defaults
     }
 
+    /// Whether the app has a side on `platform` (app IDs for iOS, a package for Android). Without one, the
+    /// platform's well-known file never names the app, so the OS sends it no web links there.
+    public func hasSide(on platform: Platform) -> Bool {
+        switch platform {
+        case .ios: ios != nil
+        case .android: android != nil
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, displayName, ios, android, schemes, fallback, defaults
     }

@@ -104,6 +104,26 @@ struct DecisionCase: Sendable, CustomTestStringConvertible {
                 == .notAssociated)
     }
 
+    /// No Android side means assetlinks.json never names the app, so Android never hands it a web link:
+    /// "not associated", not "unsupported version". Custom schemes are the app's own and still decide.
+    @Test func webLinksAreNotAssociatedOnAPlatformTheAppHasNoSideOn() throws {
+        var registry = BadooFixture.registry(.published512)
+        registry.apps[0].android = nil
+        let engine = DecisionEngine(registry: registry)
+        let version = BadooFixture.v("5.12.0")
+        let table = try #require(
+            try Generator.canOpenTable(registry: registry, app: "badoo", platform: .android, version: version))
+        let compiled = CompiledCanOpenTable(try JSONDecoder().decode(CanOpenTable.self, from: table.file.bytes))
+        for url in ["https://m.badoo.com/l/a/42", "https://badoo.com/u/42", "https://m.badoo.com/search"] {
+            #expect(engine.decide(app: "badoo", platform: .android, version: version, url: url) == .notAssociated)
+            #expect(compiled.decide(url: url) == .notAssociated)
+            #expect(engine.decide(app: "badoo", platform: .ios, version: version, url: url) != .notAssociated)
+        }
+        let offer = engine.decide(app: "badoo", platform: .android, version: version, url: "badoo://offer/7")
+        #expect(offer.reason == .unsupportedVersion)
+        #expect(compiled.decide(url: "badoo://offer/7") == offer)
+    }
+
     @Test func versionPastUntilIsUnsupportedWithoutSupportedSince() throws {
         var registry = BadooFixture.registry(.published512)
         registry.routes["badoo"]![1].platforms[.ios] = VersionRange(

@@ -69,8 +69,9 @@ struct RandomRegistry {
             let id = "app\(i)"
             apps.append(
                 App(
-                    id: id, ios: IOSConfig(appIds: [appID]),
-                    android: AndroidConfig(packageName: "com.example.app\(i)", sha256CertFingerprints: []),
+                    id: id, ios: chance(0.15) ? nil : IOSConfig(appIds: [appID]),
+                    android: chance(0.15)
+                        ? nil : AndroidConfig(packageName: "com.example.app\(i)", sha256CertFingerprints: []),
                     defaults: chance(0.2) ? MatchDefaults(caseSensitive: false) : nil))
             routes[id] = (0..<Int.random(in: 0...10, using: &rng)).map { route($0) }
             for platform in Platform.allCases {
