@@ -42,7 +42,7 @@ final class ServerProcess: Sendable {
     }
 
     /// Starts `routereg serve` against `databaseURL` with `dataDirectory` (snapshot file) and waits until it
-    /// prints its port (at most 30 s).
+    /// prints its port (at most 90 s).
     static func start(databaseURL: String, dataDirectory: URL, threads: Int = 2) async throws -> ServerProcess {
         guard let binary = ChildProcess.productExecutable("routereg") else {
             throw ReliabilityError("routereg is not built (swift build --build-tests builds it)")
@@ -57,22 +57,18 @@ final class ServerProcess: Sendable {
         environment["ROUTEREG_ADMIN_TOKEN"] = adminToken
         environment.removeValue(forKey: "DATABASE_URL")
         process.environment = environment
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        let stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "reliability-serve-\(UUID()).err")
+        // Both streams go to files, polled below. Not a Pipe with a readabilityHandler: that registers a
+        // dispatch read source, and closing the pipe while the source is being cancelled crashed the whole
+        // test process once, in libdispatch's event loop (a known libdispatch-on-Linux fault).
+        let scratch = FileManager.default.temporaryDirectory
+        let stdoutFile = scratch.appendingPathComponent("reliability-serve-\(UUID()).out")
+        let stderrFile = scratch.appendingPathComponent("reliability-serve-\(UUID()).err")
+        _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: stdoutFile) }
+        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
         process.standardError = try FileHandle(forWritingTo: stderrFile)
 
-        let printed = Mutex("")
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
         let exit = ExitState()
         process.terminationHandler = { finished in
             exit.finished(
@@ -85,7 +81,7 @@ final class ServerProcess: Sendable {
         // 30 s deadline while every other suite was running.
         let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
-            let text = printed.withLock { $0 }
+            let text = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
             if let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n"),
                 let url = URL(string: String(text[range.upperBound..<end]))
             {
