@@ -23,6 +23,29 @@ typedef struct routereg_mhd_settings {
     size_t connection_memory_limit;   /* bytes */
 } routereg_mhd_settings;
 
+/// The last message libmicrohttpd logged on this thread. Start-up failures are logged on the thread that
+/// calls routereg_mhd_start, so after a NULL it says why (address in use, too many open files...); messages
+/// the daemon's own threads log later land in their buffers and are dropped.
+/// (A function-local static: Swift's importer emits the functions of a header, not its variables.)
+#define ROUTEREG_MHD_ERROR_SIZE 256
+static inline char *routereg_mhd_error_buffer(void) {
+    static __thread char buffer[ROUTEREG_MHD_ERROR_SIZE];
+    return buffer;
+}
+
+static inline void routereg_mhd_log(void *cls, const char *format, va_list arguments) {
+    (void)cls;
+    vsnprintf(routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE, format, arguments);
+}
+
+/// What routereg_mhd_start's failure on this thread was, without the trailing newline; "" if nothing was logged.
+static inline const char *routereg_mhd_start_error(void) {
+    char *message = routereg_mhd_error_buffer();
+    size_t length = strlen(message);
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) message[--length] = '\0';
+    return message;
+}
+
 /// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY)
 /// and the socket address for the numeric `address`. Returns NULL when the address is not numeric or the
 /// daemon cannot start (port in use, bad flags).
@@ -34,7 +57,8 @@ static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *addr = NULL;
-    unsigned int flags = s->flags;
+    unsigned int flags = s->flags | MHD_USE_ERROR_LOG;
+    routereg_mhd_error_buffer()[0] = '\0';
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, s->address, &v4.sin_addr) == 1) {
@@ -47,10 +71,12 @@ static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings 
         addr = (const struct sockaddr *)&v6;
         flags |= MHD_USE_IPv6;
     } else {
+        snprintf(routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE, "not a numeric IP address");
         return NULL;
     }
-    struct MHD_OptionItem options[8];
+    struct MHD_OptionItem options[9];
     int n = 0;
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&routereg_mhd_log, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
     if (s->thread_pool_size > 1)

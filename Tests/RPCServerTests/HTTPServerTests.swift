@@ -183,9 +183,22 @@ struct HTTPServerTests {
         #expect(try RawHTTPClient(port: server.port, host: "::1").request("GET", "/healthz").status == 200)
     }
 
-    @Test("a non-numeric listen address fails to start")
-    func badAddress() {
+    @Test("a non-numeric listen address fails to start, and says so")
+    func badAddress() throws {
         let server = HTTPServer(configuration: HTTPServerConfiguration(host: "localhost", port: 0), log: .silent)
-        #expect(throws: HTTPServer.StartError.self) { try server.start() }
+        let error = try #require(throws: HTTPServer.StartError.self) { try server.start() }
+        #expect(error.description == "cannot listen on localhost port 0: not a numeric IP address")
+    }
+
+    @Test("a port in use fails to start with libmicrohttpd's reason")
+    func portInUse() throws {
+        let first = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), log: .silent)
+        try first.start()
+        defer { first.stop() }
+        let port = first.port
+        let second = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port), log: .silent)
+        let error = try #require(throws: HTTPServer.StartError.self) { try second.start() }
+        #expect(error.description.hasPrefix("cannot listen on 127.0.0.1 port \(port): "))
+        #expect(error.description.contains("in use"), "\(error.description)")
     }
 }

@@ -70,8 +70,10 @@ public final class HTTPServer: @unchecked Sendable {
                     &settings, mhdAccessHandler, unmanaged.toOpaque(), mhdRequestCompleted, unmanaged.toOpaque())
             }
             guard let started else {
+                let reason = String(cString: routereg_mhd_start_error())
+                let cause = reason.isEmpty ? String(cString: strerror(errno)) : reason
                 unmanaged.release()
-                throw StartError(description: "cannot listen on \(config.host) port \(config.port)")
+                throw StartError(description: "cannot listen on \(config.host) port \(config.port): \(cause)")
             }
             daemon = started
             retained = unmanaged
