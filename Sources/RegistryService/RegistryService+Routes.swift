@@ -38,6 +38,15 @@ extension RegistryService {
         if try store.apps.get(app, in: tx) == nil { throw RegistryError.notFound("apps/\(app)") }
     }
 
+    /// Refuses a `before` that names no route of `app`.
+    private func requireBefore(_ before: String?, app: String, in tx: Transaction) throws {
+        if let before, try store.routes.get(app: app, id: before, in: tx) == nil {
+            throw RegistryError(
+                .notFound, "apps/\(app)/routes/\(before) not found",
+                fieldViolations: [FieldViolation(field: "before", description: "no route \(before) in apps/\(app)")])
+        }
+    }
+
     public func createRoute(_ route: Route, app: String, before: String?, by caller: Caller) throws(RegistryError)
         -> RouteResource
     {
@@ -47,16 +56,59 @@ extension RegistryService {
             cause: "Routes.Create \(app)/\(route.id)"
         ) { tx in
             try self.requireApp(app, in: tx)
-            if let before, try self.store.routes.get(app: app, id: before, in: tx) == nil {
-                throw RegistryError(
-                    .notFound, "apps/\(app)/routes/\(before) not found",
-                    fieldViolations: [FieldViolation(field: "before", description: "no route \(before) in apps/\(app)")]
-                )
-            }
+            try self.requireBefore(before, app: app, in: tx)
             let stored = try self.store.routes.create(route, app: app, before: before, in: tx)
             return self.routeMutation(
                 try self.routeResource(app: app, id: route.id, in: tx), app: app, before: nil, after: stored.value)
         }.value
+    }
+
+    /// Creates `routes` in their order, before `before` or last, as one write: any refusal (a bad field, an
+    /// id taken, a file over the size limit) leaves nothing behind.
+    public func createRoutes(_ routes: [Route], app: String, before: String?, by caller: Caller) throws(RegistryError)
+        -> API.RoutesBatchCreate.Output
+    {
+        try Self.validateBatch(routes)
+        return try write(
+            caller, method: API.RoutesBatchCreate.name, resource: "apps/\(app)/routes",
+            cause: "Routes.BatchCreate \(app) (\(routes.count) route\(routes.count == 1 ? "" : "s"))"
+        ) { tx in
+            try self.requireApp(app, in: tx)
+            try self.requireBefore(before, app: app, in: tx)
+            for (i, route) in routes.enumerated() {
+                do {
+                    _ = try self.store.routes.create(route, app: app, before: before, in: tx)
+                } catch let error as RegistryError where error.code == .alreadyExists {
+                    throw RegistryError(
+                        .alreadyExists, "apps/\(app)/routes/\(route.id) already exists",
+                        fieldViolations: [FieldViolation(field: "routes[\(i)].id", description: "is taken")])
+                }
+            }
+            let all = try self.store.routes.all(app: app, in: tx)
+            let created = Set(routes.map(\.id))
+            let resources = all.enumerated().filter { created.contains($1.value.id) }.map {
+                Self.resource($1, app: app, position: $0)
+            }
+            return Mutation(
+                value: API.RoutesBatchCreate.Output(routes: resources), before: nil, after: routes,
+                change: .routes(app: app, all.map(\.value)))
+        }.value
+    }
+
+    /// Every route valid on its own (fields named `routes[i]…`), ids distinct, and a count the call allows.
+    static func validateBatch(_ routes: [Route]) throws(RegistryError) {
+        guard !routes.isEmpty, routes.count <= API.RoutesBatchCreate.maxRoutes else {
+            throw .invalidArgument(
+                field: "routes", "must hold 1 to \(API.RoutesBatchCreate.maxRoutes) routes (got \(routes.count))")
+        }
+        var first: [String: Int] = [:]
+        for (i, route) in routes.enumerated() {
+            try ModelValidation.route(route, field: "routes[\(i)]")
+            if let earlier = first[route.id] {
+                throw .invalidArgument(field: "routes[\(i)].id", "repeats routes[\(earlier)].id (\(route.id))")
+            }
+            first[route.id] = i
+        }
     }
 
     public func getRoute(app: String, id: String) throws(RegistryError) -> RouteResource {

@@ -88,6 +88,8 @@ extension RegistryService {
             var routes = (registry.routes[app] ?? []).filter { $0.id != route.id }
             routes.insert(route, at: min(max(0, position), routes.count))
             registry.routes[app] = routes
+        case .routes(let app, let routes):
+            registry.routes[app] = routes.isEmpty ? nil : routes
         case .routeRemoved(let app, let id):
             let routes = (registry.routes[app] ?? []).filter { $0.id != id }
             registry.routes[app] = routes.isEmpty ? nil : routes
@@ -147,6 +149,8 @@ enum RegistryChange {
     case releases
     /// `route` of `app` was created or replaced and now sits at 0-based `position`.
     case route(app: String, route: Route, position: Int)
+    /// `app`'s routes are now `routes`, in order (a batch changed several).
+    case routes(app: String, [Route])
     /// The route `id` of `app` was deleted.
     case routeRemoved(app: String, id: String)
 }

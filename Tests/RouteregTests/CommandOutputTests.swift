@@ -173,15 +173,20 @@ struct AASAImportCommandTests {
                 .utf8
         ).write(to: file)
         let transport = ScriptedTransport([
-            "Apps.Get": [.result(Fixtures.app)], "Routes.Create": [.result(Fixtures.lookalikes)],
+            "Apps.Get": [.result(Fixtures.app)],
+            "Routes.BatchCreate": [.result(#"{"routes":[\#(Fixtures.lookalikes),\#(Fixtures.lookalikes)]}"#)],
         ])
         let result = runCLI(
-            ["aasa", "import", file.path, "--app", "badoo", "--since", "ios=5.0"], transport: transport)
+            ["aasa", "import", file.path, "--app", "badoo", "--since", "ios=5.0", "--before", "profile"],
+            transport: transport)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(transport.calls.map(\.method) == ["Apps.Get", "Routes.Create", "Routes.Create"])
-        let routes = try transport.calls.dropFirst().map {
-            try JSONDecoder().decode(API.RoutesCreate.Input.self, from: Data($0.params.utf8)).route
-        }
+        #expect(result.stdout.hasPrefix("Created 2 routes in badoo from"))
+        // One call, so the server creates all of the file's rules or none of them.
+        #expect(transport.calls.map(\.method) == ["Apps.Get", "Routes.BatchCreate"])
+        let input = try JSONDecoder().decode(
+            API.RoutesBatchCreate.Input.self, from: Data(transport.calls[1].params.utf8))
+        #expect(input.app == "badoo" && input.before == "profile")
+        let routes = input.routes
         #expect(routes.map(\.id) == ["imported-1", "imported-2"])
         #expect(routes.map(\.action) == [.exclude, .open])
         #expect(routes[1].platforms == [.ios: VersionRange(since: try Version("5.0"))])
@@ -189,5 +194,19 @@ struct AASAImportCommandTests {
         let preview = runCLI(["aasa", "import", file.path, "--app", "badoo", "--dry-run"], transport: dryRun)
         #expect(preview.stdout.hasPrefix("Would create 2 routes in badoo from"))
         #expect(dryRun.calls.map(\.method) == ["Apps.Get"])
+
+        let taken = ScriptedTransport([
+            "Apps.Get": [.result(Fixtures.app)],
+            "Routes.BatchCreate": [
+                .error(
+                    RegistryError(
+                        .alreadyExists, "apps/badoo/routes/imported-1 already exists",
+                        fieldViolations: [FieldViolation(field: "routes[0].id", description: "is taken")]))
+            ],
+        ])
+        let again = runCLI(["aasa", "import", file.path, "--app", "badoo"], transport: taken)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("nothing was imported"), "\(again.stderr)")
+        #expect(again.stderr.contains("--id-prefix"), "\(again.stderr)")
     }
 }

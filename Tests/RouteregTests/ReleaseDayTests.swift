@@ -173,6 +173,13 @@ struct ReleaseDayTests {
         let imported = try await session.ok(["aasa", "import", file.path, "--app", "badoo", "--since", "ios=5.0"])
         #expect(imported.contains("Created 2 routes"))
         #expect(imported.contains("rule 2: key \"foo\" is not supported"))
+        // The same file again: its ids are taken, and the whole import is refused, not half of it.
+        let routesBefore = try await session.ok(["route", "list", "badoo", "--json"])
+        let again = try await session.run(["aasa", "import", file.path, "--app", "badoo", "--since", "ios=5.0"])
+        #expect(again.status == 1)
+        #expect(
+            again.stderr.contains("routes[0].id") && again.stderr.contains("nothing was imported"), "\(again.stderr)")
+        #expect(try await session.ok(["route", "list", "badoo", "--json"]) == routesBefore)
 
         let created = try await session.ok(["token", "create", "ci-release", "--role", "releaser", "--json"])
         let token = try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any]

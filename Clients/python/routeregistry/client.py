@@ -34,8 +34,9 @@ def python_name(method: str) -> str:
 METHODS: Dict[str, bool] = {
     "Apps.Create": False, "Apps.Get": True, "Apps.List": True, "Apps.Update": False, "Apps.Delete": False,
     "Domains.Create": False, "Domains.Get": True, "Domains.List": True, "Domains.Delete": False,
-    "Routes.Create": False, "Routes.Get": True, "Routes.List": True, "Routes.Update": False,
-    "Routes.Delete": False, "Routes.Reorder": False, "Routes.SwitchOff": False, "Routes.SwitchOn": False,
+    "Routes.Create": False, "Routes.BatchCreate": False, "Routes.Get": True, "Routes.List": True,
+    "Routes.Update": False, "Routes.Delete": False, "Routes.Reorder": False, "Routes.SwitchOff": False,
+    "Routes.SwitchOn": False,
     "Releases.Create": False, "Releases.Publish": False, "Releases.Retire": False, "Releases.Get": True,
     "Releases.List": True,
     "Associations.Get": True, "Associations.ListRevisions": True, "Associations.Diff": True,
@@ -141,6 +142,11 @@ class Client:
     def routes_create(self, app: str, route: Route, before: Optional[str] = None) -> Route:
         """Adds a route, last unless `before` names a route (releaser)."""
         return self._call("Routes.Create", app=app, route=route, before=before)
+
+    def routes_batch_create(self, app: str, routes: Sequence[Route], before: Optional[str] = None) -> Dict[str, Any]:
+        """Adds 1 to 5000 routes in one write, all or none, in their order: last, or all before `before`.
+        Returns `{"routes": [...]}` in the order given; a refused route is named `routes[i]` (releaser)."""
+        return self._call("Routes.BatchCreate", app=app, routes=list(routes), before=before)
 
     def routes_get(self, app: str, route: str) -> Route:
         """Returns a route by id (reader)."""

@@ -191,6 +191,16 @@ def test_writes_are_not_retried_on_unavailable():
     assert len(fake.requests) == 1 and c.sleeps == []
 
 
+def test_a_route_batch_is_sent_once_as_one_list():
+    # Repeated after the server may have committed it, an import would fail ALREADY_EXISTS on its own routes.
+    routes = ({"id": "a", "pattern": {"path": "/a/*"}}, {"id": "b", "pattern": {"path": "/b/*"}})
+    with FakeRegistry(lambda r, n: "drop") as fake:
+        with pytest.raises(TransportError) as caught:
+            client(fake.url, retries=2).routes_batch_create("badoo", routes)
+    assert caught.value.sent and fake.methods == ["Routes.BatchCreate"]
+    assert fake.requests[0]["body"]["params"] == {"app": "badoo", "routes": list(routes)}
+
+
 def test_other_errors_are_never_retried():
     with FakeRegistry(err(app_error(5, "NOT_FOUND", "apps/x not found"))) as fake:
         with pytest.raises(RegistryError):

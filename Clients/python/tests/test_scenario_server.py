@@ -391,6 +391,23 @@ def test_every_other_method_round_trip(server, admin, validated, names):
     assert releaser.routes_delete(app, "c") == {}
     assert [r["id"] for r in releaser.iter_routes(app)] == ["a", "b"]
 
+    def batch_route(route_id):
+        return {"id": route_id, "pattern": {"path": f"/{route_id}/*"}, "platforms": {"ios": {"since": "1.0"}}}
+
+    batch = releaser.routes_batch_create(app, [batch_route("d"), batch_route("e")], before="b")
+    assert [(r["id"], r["position"], r["name"]) for r in batch["routes"]] == [
+        ("d", 1, f"apps/{app}/routes/d"), ("e", 2, f"apps/{app}/routes/e")]
+    assert [(r["id"], r["position"]) for r in releaser.iter_routes(app)] == [("a", 0), ("d", 1), ("e", 2), ("b", 3)]
+    # All or nothing: a batch refused at its second route leaves its first one out as well.
+    for second, status in (("f", "INVALID_ARGUMENT"), ("a", "ALREADY_EXISTS")):
+        with pytest.raises(RegistryError) as caught:
+            releaser.routes_batch_create(app, [batch_route("f"), batch_route(second)])
+        assert caught.value.status == status and [d["field"] for d in caught.value.details] == ["routes[1].id"]
+    with pytest.raises(RegistryError) as caught:
+        releaser.routes_batch_create(app, [batch_route("f")], before="ghost")
+    assert caught.value.status == "NOT_FOUND" and [d["field"] for d in caught.value.details] == ["before"]
+    assert [r["id"] for r in releaser.iter_routes(app)] == ["a", "d", "e", "b"]
+
     draft = releaser.releases_create(app, "ios", "1.0")
     assert draft["state"] == "draft" and releaser.releases_get(app, "ios", "1.0")["state"] == "draft"
     preview = releaser.associations_preview(app, "ios", "1.0", "publish")

@@ -97,6 +97,16 @@ export interface RegistryApi {
         };
         result: Route;
     };
+    "Routes.BatchCreate": {
+        params: {
+            app: string;
+            routes: Route[];
+            before?: string;
+        };
+        result: {
+            routes: Route[];
+        };
+    };
     "Routes.Get": {
         params: {
             app: string;
@@ -307,7 +317,7 @@ export declare type MethodName = keyof RegistryApi;
 /** The client method name for a wire name: `Routes.SwitchOff` → `routesSwitchOff`, `rpc.discover` → `rpcDiscover`. */
 export declare type ClientMethodName<M extends string> = M extends `${infer S}.${infer N}` ? `${Uncapitalize<S>}${Capitalize<N>}` : never;
 /** Every wire method name, in the OpenRPC document's order; kept in step with `RegistryApi` by the compiler. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Audit.List", "rpc.discover"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Audit.List", "rpc.discover"];
 /** The camelCase client name of a wire method name. */
 export declare function clientMethodName(method: string): string;
 export {};

@@ -2,8 +2,8 @@
 export const METHOD_NAMES = [
     "Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete",
     "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete",
-    "Routes.Create", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder",
-    "Routes.SwitchOff", "Routes.SwitchOn",
+    "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete",
+    "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn",
     "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List",
     "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview",
     "Associations.Watch",

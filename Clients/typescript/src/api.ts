@@ -44,6 +44,7 @@ export interface RegistryApi {
   "Domains.List": { params: { app?: string } & PageParams; result: { domains: Domain[] } & Page };
   "Domains.Delete": { params: { host: string; etag?: string }; result: Empty };
   "Routes.Create": { params: { app: string; route: Route; before?: string }; result: Route };
+  "Routes.BatchCreate": { params: { app: string; routes: Route[]; before?: string }; result: { routes: Route[] } };
   "Routes.Get": { params: { app: string; route: string }; result: Route };
   "Routes.List": { params: { app: string } & PageParams; result: { routes: Route[] } & Page };
   "Routes.Update": { params: { app: string; route: Route; etag?: string }; result: Route };
@@ -112,8 +113,8 @@ export type ClientMethodName<M extends string> = M extends `${infer S}.${infer N
 export const METHOD_NAMES = [
   "Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete",
   "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete",
-  "Routes.Create", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder",
-  "Routes.SwitchOff", "Routes.SwitchOn",
+  "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete",
+  "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn",
   "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List",
   "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview",
   "Associations.Watch",

@@ -11,7 +11,7 @@ import http from "node:http";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { RouteRegistryClient, aasaHandler, evaluate } from "../dist/index.js";
+import { RegistryError, RouteRegistryClient, aasaHandler, evaluate } from "../dist/index.js";
 import { eventually, request } from "./support/rpcServer.mjs";
 
 const BIN = process.env.ROUTEREG_BIN;
@@ -204,12 +204,40 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   assert.equal(diff.changed.length, 0);
   assert.match(JSON.stringify(diff.removed[0]), /\/l\/a\/\*/);
 
-  // 7. Retire 5.11.0; the audit log has every step.
+  // 7. Retire 5.11.0 and import the next version's routes; the audit log has every step.
   const retired = await admin.releasesRetire({ app: "badoo", platform: "ios", version: "5.11.0" });
   assert.equal(retired.release.state, "retired");
+
+  // Routes for a version still in development, imported as one batch ahead of the switched-off lookalikes: no
+  // live version opens them or anything after them, so the AASA stays as it was.
+  const beforeImport = await anonymous.associationsGet({ host: "m.badoo.com" });
+  const later = (id) => ({ id, pattern: { path: `/${id}/*` }, platforms: { ios: { since: "6.0" } } });
+  const batch = await admin.routesBatchCreate({ app: "badoo", routes: [later("chat"), later("offer")], before: "lookalikes" });
+  assert.deepEqual(batch.routes.map((r) => [r.id, r.position, r.name]), [
+    ["chat", 2, "apps/badoo/routes/chat"],
+    ["offer", 3, "apps/badoo/routes/offer"],
+  ]);
+  const order = ["help", "profile", "chat", "offer", "lookalikes"];
+  assert.deepEqual((await admin.routesList({ app: "badoo" })).routes.map((r) => r.id), order);
+  // All or nothing: a batch refused at its second route leaves its first one out as well.
+  await assert.rejects(
+    admin.routesBatchCreate({ app: "badoo", routes: [later("event"), later("event")] }),
+    (e) => e instanceof RegistryError && e.status === "INVALID_ARGUMENT" && e.details.map((d) => d.field).join() === "routes[1].id",
+  );
+  await assert.rejects(
+    admin.routesBatchCreate({ app: "badoo", routes: [later("event"), later("chat")] }),
+    (e) => e instanceof RegistryError && e.status === "ALREADY_EXISTS" && e.details.map((d) => d.field).join() === "routes[1].id",
+  );
+  await assert.rejects(
+    admin.routesBatchCreate({ app: "badoo", routes: [later("event")], before: "ghost" }),
+    (e) => e instanceof RegistryError && e.status === "NOT_FOUND" && e.details.map((d) => d.field).join() === "before",
+  );
+  assert.deepEqual((await admin.routesList({ app: "badoo" })).routes.map((r) => r.id), order);
+  assert.equal((await anonymous.associationsGet({ host: "m.badoo.com" })).etag, beforeImport.etag);
+
   const audit = await admin.auditList({ pageSize: 1000 });
   const methods = audit.entries.map((entry) => entry.method);
-  for (const method of ["Apps.Create", "Domains.Create", "Routes.Create", "Releases.Publish", "Routes.SwitchOff", "Releases.Retire"]) {
+  for (const method of ["Apps.Create", "Domains.Create", "Routes.Create", "Routes.BatchCreate", "Releases.Publish", "Routes.SwitchOff", "Releases.Retire"]) {
     assert.ok(methods.includes(method), `the audit log has ${method}`);
   }
   assert.ok(audit.entries.every((entry) => typeof entry.actor === "string" && entry.actor !== ""));

@@ -30,6 +30,9 @@ public enum RegistryMethods {
             RPCMethod(API.RoutesCreate.self) { ctx, input in
                 try service.createRoute(input.route, app: input.app, before: input.before, by: caller(ctx))
             },
+            RPCMethod(API.RoutesBatchCreate.self) { ctx, input in
+                try service.createRoutes(input.routes, app: input.app, before: input.before, by: caller(ctx))
+            },
             RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
             RPCMethod(API.RoutesList.self) { _, input in
                 try service.listRoutes(

@@ -207,7 +207,8 @@ extension API {
     public static let all: [any RPCMethodDescriptor.Type] = [
         AppsCreate.self, AppsGet.self, AppsList.self, AppsUpdate.self, AppsDelete.self,
         DomainsCreate.self, DomainsGet.self, DomainsList.self, DomainsDelete.self,
-        RoutesCreate.self, RoutesGet.self, RoutesList.self, RoutesUpdate.self, RoutesDelete.self,
+        RoutesCreate.self, RoutesBatchCreate.self, RoutesGet.self, RoutesList.self, RoutesUpdate.self,
+        RoutesDelete.self,
         RoutesReorder.self, RoutesSwitchOff.self, RoutesSwitchOn.self,
         ReleasesCreate.self, ReleasesPublish.self, ReleasesRetire.self, ReleasesGet.self, ReleasesList.self,
         AssociationsGet.self, AssociationsListRevisions.self, AssociationsDiff.self, AssociationsPreview.self,

@@ -28,6 +28,34 @@ extension API {
         public typealias Output = RouteResource
     }
 
+    /// Adds many routes in one transaction: all of them or none, one regeneration, one audit entry. For
+    /// imports: separate creates would leave half an import behind on the first refusal, and regenerate
+    /// every file once per route.
+    public enum RoutesBatchCreate: RPCMethodDescriptor {
+        public static let name = "Routes.BatchCreate"
+        public static let access = Access.releaser
+        /// Routes per call: far above what one AASA can hold (Apple's 128 KB), low enough to keep a call's
+        /// transaction short.
+        public static let maxRoutes = 5000
+        public struct Input: Codable, Sendable {
+            public var app: String
+            /// In evaluation order; they keep it.
+            public var routes: [Route]
+            /// Insert them all before this route; last when absent.
+            public var before: String?
+            public init(app: String, routes: [Route], before: String? = nil) {
+                self.app = app
+                self.routes = routes
+                self.before = before
+            }
+        }
+        public struct Output: Codable, Sendable {
+            /// The created routes, in the order given, with their positions.
+            public var routes: [RouteResource]
+            public init(routes: [RouteResource]) { self.routes = routes }
+        }
+    }
+
     public enum RoutesGet: RPCMethodDescriptor {
         public static let name = "Routes.Get"
         public static let access = Access.reader

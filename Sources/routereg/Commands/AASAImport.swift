@@ -11,7 +11,8 @@ enum AASAImport {
             Reads the details entry of the app (matched by its iOS app IDs, or --app-id) and creates one route per
             rule, in order: exclude rules become exclude routes; open rules are handled from --since (default
             ios=0). The file's top-level defaults are folded into each rule. Reports what cannot be represented.
-            With --json: {"notImported": [notes], "routes": [each Routes.Create result]}.
+            All routes are created in one write (Routes.BatchCreate): if the server refuses one, none is created.
+            With --json: {"notImported": [notes], "routes": [the created routes]}.
             """,
         positionals: [PositionalSpec(name: "FILE", summary: "the apple-app-site-association file (- for stdin)")],
         flags: [
@@ -21,6 +22,7 @@ enum AASAImport {
                 "since", "PLATFORM=VERSION", "version range start of imported open rules (default ios=0)",
                 repeatable: true),
             .value("id-prefix", "PREFIX", "route IDs are PREFIX-1, PREFIX-2, ... (default imported)"),
+            .value("before", "ROUTE", "insert the routes before this route (default: after the last one)"),
             .bool("dry-run", "show the routes that would be created, create nothing"),
         ],
         examples: ["aasa import apple-app-site-association --app badoo --since ios=5.0"],
@@ -51,22 +53,30 @@ enum AASAImport {
         let plan = try makePlan(
             document, appIDs: appIDs, fallback: appResource.value.fallback, ranges: ranges, prefix: prefix)
 
-        var created: [Data] = []
-        var failures = 0
-        if !run.arguments.bool("dry-run") {
-            for route in plan.routes {
-                do {
-                    created.append(try run.call(API.RoutesCreate.self, .init(app: app, route: route)).raw)
-                } catch let error as RegistryError {
-                    failures += 1
-                    run.console.errorLine("error: route \(route.id): \(CLI.describe(error))")
+        // One call: the server creates every route or none, so a refused rule never leaves half an import.
+        var created: [RouteResource] = []
+        var createdJSON = "[]"
+        if !run.arguments.bool("dry-run"), !plan.routes.isEmpty {
+            let before = run.arguments.value("before")
+            do {
+                let (result, raw) = try run.call(
+                    API.RoutesBatchCreate.self, .init(app: app, routes: plan.routes, before: before))
+                created = result.routes
+                if case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: raw),
+                    let routes = fields["routes"]
+                {
+                    createdJSON = String(decoding: try CanonicalJSON.encode(routes), as: UTF8.self)
                 }
+            } catch let error as RegistryError where error.code == .alreadyExists {
+                throw CommandFailure(
+                    "\(CLI.describe(error)); nothing was imported (a second import needs another --id-prefix)")
+            } catch let error as RegistryError {
+                throw CommandFailure("\(CLI.describe(error)); nothing was imported")
             }
         }
         if run.json {
             let notes = String(decoding: try CanonicalJSON.encode(plan.notes), as: UTF8.self)
-            let routes = created.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",")
-            run.print("{\"notImported\":\(notes),\"routes\":[\(routes)]}")
+            run.print("{\"notImported\":\(notes),\"routes\":\(createdJSON)}")
         } else {
             let verb = run.arguments.bool("dry-run") ? "Would create" : "Created"
             let count = run.arguments.bool("dry-run") ? plan.routes.count : created.count
@@ -88,9 +98,6 @@ enum AASAImport {
                 run.print(run.style.yellow("Not imported:"))
                 for note in plan.notes { run.print("  " + note) }
             }
-        }
-        if failures > 0 {
-            throw CommandFailure("\(failures) of \(plan.routes.count) routes were refused by the server")
         }
     }
 
