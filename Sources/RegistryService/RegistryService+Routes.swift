@@ -75,15 +75,18 @@ extension RegistryService {
         ) { tx in
             try self.requireApp(app, in: tx)
             try self.requireBefore(before, app: app, in: tx)
-            for (i, route) in routes.enumerated() {
-                do {
-                    _ = try self.store.routes.create(route, app: app, before: before, in: tx)
-                } catch let error as RegistryError where error.code == .alreadyExists {
-                    throw RegistryError(
-                        .alreadyExists, "apps/\(app)/routes/\(route.id) already exists",
-                        fieldViolations: [FieldViolation(field: "routes[\(i)].id", description: "is taken")])
-                }
+            // One query finds the ids already taken, so the refusal can name routes[i].
+            let ids = routes.map(\.id)
+            let taken = Set(
+                try tx.query("SELECT id FROM routes WHERE app = \(app) AND id = ANY(\(ids)::text[])").map {
+                    try $0.string("id")
+                })
+            if let i = routes.firstIndex(where: { taken.contains($0.id) }) {
+                throw RegistryError(
+                    .alreadyExists, "apps/\(app)/routes/\(routes[i].id) already exists",
+                    fieldViolations: [FieldViolation(field: "routes[\(i)].id", description: "is taken")])
             }
+            try self.store.routes.createMany(routes, app: app, before: before, in: tx)
             let all = try self.store.routes.all(app: app, in: tx)
             let created = Set(routes.map(\.id))
             let resources = all.enumerated().filter { created.contains($1.value.id) }.map {

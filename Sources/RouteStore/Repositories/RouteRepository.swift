@@ -21,17 +21,36 @@ public struct RouteRepository: Sendable {
     /// Stores a new route of `app`, last or just before the route `before`. ALREADY_EXISTS if the id is
     /// taken, NOT_FOUND if `before` is not a route of the app.
     public func create(_ route: Route, app: String, before: String? = nil, in tx: Transaction) throws -> Stored<Route> {
-        let position: Int
-        if let before {
-            let rows = try tx.query("SELECT position FROM routes WHERE app = \(app) AND id = \(before) FOR UPDATE")
-            guard let row = rows.first else { throw RegistryError.notFound("apps/\(app)/routes/\(before)") }
-            position = try row.int("position")
-            try tx.query("UPDATE routes SET position = position + 1 WHERE app = \(app) AND position >= \(position)")
-        } else {
-            position = try tx.query(
-                "SELECT coalesce(max(position) + 1, 0) AS next FROM routes WHERE app = \(app)"
-            )[0].int("next")
+        let position = try makeRoom(1, app: app, before: before, in: tx)
+        try insert(route, app: app, position: position, in: tx)
+        return try require(app, route.id, in: tx)
+    }
+
+    /// Stores new routes of `app` in their order, last or just before the route `before`: one shift of the
+    /// routes after them instead of one per route, and no read-back (the caller lists the app's routes once).
+    /// ALREADY_EXISTS names the first id taken; the caller's transaction must then roll back.
+    public func createMany(_ routes: [Route], app: String, before: String? = nil, in tx: Transaction) throws {
+        let first = try makeRoom(routes.count, app: app, before: before, in: tx)
+        for (offset, route) in routes.enumerated() {
+            try insert(route, app: app, position: first + offset, in: tx)
         }
+    }
+
+    /// The position of the first of `count` new routes: `before`'s (which moves down by `count`, with every
+    /// route after it), or the end of the list.
+    private func makeRoom(_ count: Int, app: String, before: String?, in tx: Transaction) throws -> Int {
+        guard let before else {
+            return try tx.query("SELECT coalesce(max(position) + 1, 0) AS next FROM routes WHERE app = \(app)")[0]
+                .int("next")
+        }
+        let rows = try tx.query("SELECT position FROM routes WHERE app = \(app) AND id = \(before) FOR UPDATE")
+        guard let row = rows.first else { throw RegistryError.notFound("apps/\(app)/routes/\(before)") }
+        let position = try row.int("position")
+        try tx.query("UPDATE routes SET position = position + \(count) WHERE app = \(app) AND position >= \(position)")
+        return position
+    }
+
+    private func insert(_ route: Route, app: String, position: Int, in tx: Transaction) throws {
         try mapUniqueViolation("apps/\(app)/routes/\(route.id)") {
             try tx.query(
                 """
@@ -44,7 +63,6 @@ public struct RouteRepository: Sendable {
                 """)
         }
         try insertDetails(route, app: app, in: tx)
-        return try require(app, route.id, in: tx)
     }
 
     /// The route, or nil.
