@@ -120,6 +120,54 @@ import Testing
         #expect(try await Self.auditCount(server) == audit)
     }
 
+    /// The batch writes its rows in bulk, the single create one statement at a time: every field must come back
+    /// the same either way.
+    @Test func aBatchStoresEveryFieldAsSeparateCreatesDo() async throws {
+        let server = try TestRegistryServer(suite: "batch_fields")
+        defer { server.shutdown() }
+        let routes: [[String: Any]] = [
+            ["id": "plain", "pattern": ["path": "/p/*"], "platforms": ["ios": ["since": "5.0"]]],
+            [
+                "id": "full",
+                "pattern": [
+                    "path": "/f/?*", "query": ["ref": "?*", "utm": "*"], "fragment": "top", "caseSensitive": false,
+                    "percentEncoded": false,
+                ],
+                "platforms": ["ios": ["since": "5.1.2", "until": "6"], "android": ["since": "512"]],
+                "comment": "every field", "domains": ["m.fields.example"],
+            ],
+            ["id": "query-text", "pattern": ["path": "/q", "query": "a=*"], "platforms": ["android": ["since": "1"]]],
+            ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"],
+            [
+                "id": "offer", "pattern": ["scheme": "fields", "path": "/offer/*"],
+                "platforms": ["ios": ["since": "5.0"]], "webFallback": "https://m.fields.example/offer/$(path)",
+            ],
+        ]
+        var listed: [String: [[String: Any]]] = [:]
+        for app in ["one-by-one", "batched"] {
+            _ = try await server.result(
+                "Apps.Create",
+                [
+                    "app": [
+                        "id": app, "ios": ["appIds": ["ABCDE12345.com.fields.\(app)"]], "schemes": ["fields"],
+                        "android": ["packageName": "com.fields.app\(app.count)", "sha256CertFingerprints": []],
+                    ]
+                ])
+        }
+        _ = try await server.result(
+            "Domains.Create", ["domain": ["host": "m.fields.example", "apps": ["one-by-one", "batched"]]])
+        for route in routes { _ = try await server.result("Routes.Create", ["app": "one-by-one", "route": route]) }
+        _ = try await server.result("Routes.BatchCreate", ["app": "batched", "routes": routes])
+        let perApp: Set = ["name", "app", "etag", "createTime", "updateTime"]
+        for app in ["one-by-one", "batched"] {
+            listed[app] = try await server.result("Routes.List", ["app": app]).array("routes").compactMap {
+                ($0 as? [String: Any])?.filter { !perApp.contains($0.key) }
+            }
+        }
+        #expect(listed["batched"]?.count == routes.count)
+        #expect(jsonText(listed["batched"] ?? []) == jsonText(listed["one-by-one"] ?? []))
+    }
+
     /// Apple reads at most 128 KB: a batch that would pass it is refused whole, where separate creates would
     /// have stopped halfway with the file at the limit.
     @Test func aBatchThatWouldPassTheSizeLimitIsRefusedWhole() async throws {
