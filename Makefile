@@ -60,8 +60,8 @@ soak:
 	scripts/soak
 
 ## bench: routereg side by side with nginx (AASA GET, CanOpen over JSON-RPC), the write path, memory and the
-## matcher, on loopback with a release build; about 25 minutes (15 of them seeding 10,000 routes for the memory
-## phase) plus the build; rewrites BENCHMARKS.md (bench/bench.py)
+## matcher, on loopback with a release build; about 8 minutes plus the build; rewrites BENCHMARKS.md
+## (bench/bench.py)
 bench:
 	scripts/bootstrap bench
 	python3 bench/bench.py

@@ -373,7 +373,35 @@ def phase_publish(registry, plan, extra_live, cycles):
     }
     if rebuild:
         result["snapshot_build_median_ms"] = statistics.median(rebuild) * 1000
+    result["import"] = phase_import(registry, IMPORT_ROUTES)
     return result
+
+
+IMPORT_ROUTES = 1000
+
+
+def phase_import(registry, count, singles=50):
+    """Adds `count` routes to a fresh app with a live version (so every route goes into its AASA) in one
+    Routes.BatchCreate, and `singles` routes to another one Routes.Create at a time: the import path against
+    the write-per-route path it replaces."""
+    def fresh_app(name):
+        registry.client.call("Apps.Create", app={"id": name, "ios": {"appIds": [f"ABCDE12345.com.bench.{name}"]}})
+        registry.client.call("Domains.Create", domain={"host": f"{name}.bench.example", "apps": [name]})
+        registry.client.call("Releases.Publish", app=name, platform="ios", version="1.0")
+
+    def route(prefix, i):
+        return {"id": f"{prefix}-{i}", "pattern": {"path": f"/{prefix}/{i}/*"}, "platforms": {"ios": {"since": "1.0"}}}
+
+    fresh_app("import-batch")
+    _, batch_seconds = registry.client.timed_call(
+        "Routes.BatchCreate", app="import-batch", routes=[route("b", i) for i in range(count)])
+    fresh_app("import-single")
+    singles_ms = []
+    for i in range(singles):
+        _, seconds = registry.client.timed_call("Routes.Create", app="import-single", route=route("s", i))
+        singles_ms.append(seconds * 1000)
+    return {"routes": count, "batch_ms": batch_seconds * 1000, "singles": singles,
+            "single_median_ms": statistics.median(singles_ms), "single_last_ms": singles_ms[-1]}
 
 
 def phase_rss(binary, threads, routes, live, hosts):
@@ -441,8 +469,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2, help="routereg worker threads (nginx runs 2 workers)")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite BENCHMARKS.md")
     parser.add_argument("--rss-routes", type=int, default=10000,
-                        help="routes of the memory phase (200 live versions, 500 routes per domain); seeding the "
-                             "target size, 10000, through the API takes about 15 minutes here")
+                        help="routes of the memory phase (200 live versions, 500 routes per domain)")
     args = parser.parse_args()
     phases = args.phases.split(",")
     for tool in ("wrk", "nginx"):
