@@ -82,7 +82,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops gracefully: no new connections, in-flight requests get `shutdownGracePeriod` to finish, deferred
-    /// calls (long polls) at most a second of it, then the ones still pending are cancelled (answered
+    /// calls (long polls) at most `deferredGracePeriod` (a second) of it, then the ones still pending are cancelled (answered
     /// UNAVAILABLE, so their clients ask another server) and the daemon stops. Idempotent.
     ///
     /// Long polls are not waited for the whole grace period: a `Watch` waits up to minutes for a change, and
@@ -100,7 +100,7 @@ public final class HTTPServer: @unchecked Sendable {
             waitUntil(upTo: grace) {
                 core.inFlight.load(ordering: .relaxed) <= core.suspensions.withLock { $0.waiting.count }
             }
-            waitForInFlight(upTo: min(.seconds(1), grace - (clock.now - started)))
+            waitForInFlight(upTo: min(core.configuration.deferredGracePeriod, grace - (clock.now - started)))
             let cancels = core.suspensions.withLock { state in
                 state.allowed = false
                 return Array(state.waiting.values)

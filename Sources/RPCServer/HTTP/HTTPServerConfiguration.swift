@@ -23,12 +23,16 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// How long `stop()` waits for in-flight requests before cutting them off.
     public var shutdownGracePeriod: Duration
+    /// How much of the grace period deferred calls (long polls) get: a `Watch` may wait minutes for a change,
+    /// and a deploy should not wait the whole grace period for it.
+    public var deferredGracePeriod: Duration
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080,
         threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
         connectionLimit: Int = 4096, perIPConnectionLimit: Int = 0, connectionTimeoutSeconds: Int = 60,
-        connectionMemoryLimit: Int = 0, maxBodyBytes: Int = 1 << 20, shutdownGracePeriod: Duration = .seconds(10)
+        connectionMemoryLimit: Int = 0, maxBodyBytes: Int = 1 << 20, shutdownGracePeriod: Duration = .seconds(10),
+        deferredGracePeriod: Duration = .seconds(1)
     ) {
         self.host = host
         self.port = port
@@ -39,6 +43,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxBodyBytes = maxBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.deferredGracePeriod = deferredGracePeriod
     }
 
     /// Parses a `--listen` value: `127.0.0.1:8080`, `[::1]:8080`, or `:8080` (loopback IPv4).
