@@ -2,7 +2,7 @@ import Foundation
 import RPCServer
 import Testing
 
-/// Serves one AASA for `m.example.com` and an assetlinks file for `[::1]`.
+/// Serves one AASA for `m.example.com`, a large one for `big.example.com` and an assetlinks file for `[::1]`.
 struct FixtureDocuments: StaticDocumentProvider {
     static let aasa = StaticDocument(
         bytes: Array(#"{"applinks":{"details":[]}}"#.utf8), contentType: "application/json", etag: "rev-3",
@@ -10,8 +10,14 @@ struct FixtureDocuments: StaticDocumentProvider {
     static let assetlinks = StaticDocument(
         bytes: Array("[]".utf8), contentType: "application/json", etag: "W/\"links-1\"")
 
+    /// Larger than a socket buffer: sent in several writes.
+    static let big = StaticDocument(
+        bytes: (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }, contentType: "application/json",
+        etag: "big-1")
+
     func document(path: String, host: String) -> StaticDocument? {
         switch (path, host) {
+        case ("/.well-known/apple-app-site-association", "big.example.com"): Self.big
         case ("/.well-known/apple-app-site-association", "m.example.com"),
             ("/apple-app-site-association", "m.example.com"):
             Self.aasa
@@ -101,5 +107,34 @@ final class StaticDocumentTests {
             #expect(response.status == 200)
             #expect(response.body.count == 27)
         }
+    }
+
+    @Test("a large prebuilt document arrives whole, again and again, on parallel connections")
+    func largeDocument() async throws {
+        let path = "/.well-known/apple-app-site-association"
+        let expected = FixtureDocuments.big.bytes
+        let head = try server.client().request("HEAD", path, headers: [("Host", "big.example.com")])
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.header("content-length") == String(expected.count))
+        let port = server.port
+        let intact = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let client = try RawHTTPClient(port: port)
+                    var whole = 0
+                    for _ in 0..<20 {
+                        let response = try client.request("GET", path, headers: [("Host", "big.example.com")])
+                        if response.status == 200, response.body == expected,
+                            response.header("etag") == "\"big-1\""
+                        {
+                            whole += 1
+                        }
+                    }
+                    return whole
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(intact == 160)
     }
 }
