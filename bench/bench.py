@@ -526,7 +526,8 @@ def main():
         sampler.stop()
     results["load"] = sampler.summary()
     results["total_seconds"] = time.time() - started
-    with open(os.path.join(RESULTS, "latest.json"), "w") as f:
+    # A run that does not rewrite the report keeps its results apart, so the report's own stay re-renderable.
+    with open(os.path.join(RESULTS, "partial.json" if args.no_report else "latest.json"), "w") as f:
         json.dump(results, f, indent=2)
     text = report.render(results)
     if not args.no_report:
