@@ -28,13 +28,17 @@ public final class RegistryRuntime: Sendable {
     /// Throws only for a migration that cannot be applied (e.g. an applied file changed).
     @discardableResult
     public func start() throws -> Bool {
-        let ready = try migrate() && service.start()
+        let migrated = try migrate()
+        // LISTEN before loading: a write committed in between (say, the last one of a server that was just
+        // killed, landing late) is then announced; loaded first, the snapshot missed it until the next poll.
+        // With the database down there is nothing to wait for: the listener keeps trying in the background.
+        listener.start(timeout: migrated ? .seconds(2) : .zero)
+        let ready = migrated && service.start()
         if !ready {
             if service.snapshot.generation == 0 { service.start() }
             log("database unavailable: serving the last persisted snapshot; retrying in the background")
             Thread.detachNewThread { [self] in retryUntilReady() }
         }
-        listener.start(timeout: .seconds(2))
         Thread.detachNewThread { [self] in pollForMissedChanges() }
         return ready
     }
