@@ -23,7 +23,7 @@ final class RawHTTPClient {
     init(port: UInt16, host: String = "127.0.0.1") throws {
         let isIPv6 = host.contains(":")
         fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket") }
+        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected: Int32
@@ -49,8 +49,9 @@ final class RawHTTPClient {
             }
         }
         guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
             close(fd)
-            throw Failure(description: "connect")
+            throw Failure(description: "connect: \(reason)")
         }
     }
 
@@ -60,7 +61,7 @@ final class RawHTTPClient {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure(description: "send") }
+            guard n > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
             offset += n
         }
     }

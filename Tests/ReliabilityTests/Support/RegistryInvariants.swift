@@ -118,7 +118,15 @@ struct RegistryInvariants {
         return documents.compactMap { document in
             (document["changed"] as? Bool) == false
                 ? nil
-                : "regenerating \(document["host"] ?? "?") \(document["kind"] ?? "?") differs from its latest revision"
+                : "regenerating \(document["host"] ?? "?") \(document["kind"] ?? "?") differs from its latest revision "
+                    + "(live \(platform) \(version); diff \(Self.text(document["diff"])))"
         }
+    }
+
+    private static func text(_ value: Any?) -> String {
+        guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else {
+            return "none"
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 }
