@@ -100,7 +100,9 @@ struct BinaryUsageTests {
     }
 
     @Test func connectionRefusedExitsThree() async throws {
-        let port = try closedPort()
+        let closed = try ClosedPort()
+        let port = closed.number
+        defer { withExtendedLifetime(closed) {} }
         let result = try await BinaryRunner.run(["app", "list", "--server", "http://127.0.0.1:\(port)"])
         #expect(result.status == 3 && result.stdout.isEmpty)
         #expect(result.stderr == "error: cannot reach the registry: connection refused\n")
@@ -118,19 +120,32 @@ struct BinaryUsageTests {
 }
 
 /// A loopback port nothing listens on: bound, read back, and closed again.
-func closedPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+/// A loopback port where connections are refused, for as long as the value lives: the socket stays bound but
+/// never listens. Closing it at once (as this helper first did) let a server started by a parallel test take
+/// the same ephemeral port, so the CLI reached that server instead of a refusal.
+final class ClosedPort {
+    let number: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
         }
+        guard bound else {
+            close(descriptor)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        self.descriptor = descriptor
+        number = Int(UInt16(bigEndian: address.sin_port))
     }
-    guard bound else { throw CocoaError(.fileWriteUnknown) }
-    return Int(UInt16(bigEndian: address.sin_port))
+
+    deinit { close(descriptor) }
 }

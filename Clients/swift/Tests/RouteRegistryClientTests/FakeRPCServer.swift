@@ -167,7 +167,7 @@ final class FakeRPCServer: @unchecked Sendable {
     }
 
     /// A listening socket on 127.0.0.1 and the port the kernel chose.
-    private static func openListener() throws -> (Int32, UInt16) {
+    private static func openListener(listening: Bool = true) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -182,7 +182,7 @@ final class FakeRPCServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, !listening || listen(fd, 16) == 0 else {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
@@ -195,11 +195,15 @@ final class FakeRPCServer: @unchecked Sendable {
     }
 
     /// A port nothing listens on (bound, then released), for connection-refused tests.
+    /// A loopback port that refuses connections: bound, never listening, and held until the process ends.
+    /// Closed at once, its number could go to a server another test starts meanwhile.
     static func closedPort() throws -> UInt16 {
-        let (fd, port) = try openListener()
-        close(fd)
+        let (fd, port) = try openListener(listening: false)
+        reservedPorts.withLock { $0.append(fd) }
         return port
     }
+
+    private static let reservedPorts = Locked<[Int32]>([])
 }
 
 /// A value behind a lock, for test state shared with the fake server's thread.
