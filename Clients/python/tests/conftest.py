@@ -9,7 +9,9 @@ import pytest
 
 CLIENT_DIR = Path(__file__).resolve().parent.parent
 REPO = CLIENT_DIR.parent.parent
-SHARED_CONFORMANCE = REPO.parent / "shared" / "conformance" / "aasa-matching.json"
+# The repository's own copy of the conformance vectors (byte-identical to ../shared/conformance, checked by a test).
+CONFORMANCE = REPO / "Tests" / "Conformance" / "aasa-matching.json"
+UPSTREAM_CONFORMANCE = REPO.parent / "shared" / "conformance" / "aasa-matching.json"
 PROJECT_VECTORS = REPO / "Tests" / "RouteCoreTests" / "Fixtures" / "route-vectors.json"
 OPENRPC = REPO / "Schema" / "registry.openrpc.json"
 AASA_SCHEMA = REPO / "Schema" / "aasa.schema.json"

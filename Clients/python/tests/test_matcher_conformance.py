@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import PROJECT_VECTORS, SHARED_CONFORMANCE
+from conftest import CONFORMANCE, PROJECT_VECTORS, UPSTREAM_CONFORMANCE
 from routeregistry.matcher import AASADocumentError, evaluate, explain
 
 
@@ -14,7 +14,7 @@ def _load(path):
         return json.load(f)
 
 
-SHARED = _load(SHARED_CONFORMANCE)
+SHARED = _load(CONFORMANCE)
 PROJECT = _load(PROJECT_VECTORS)
 CASES = [("shared:" + c["name"], c) for c in SHARED["cases"]] + [
     ("project:" + c["name"], c) for c in PROJECT["cases"]
@@ -129,3 +129,11 @@ def test_repeated_stars_are_one_star_so_a_final_slash_double_star_is_a_subpath_t
 def test_port_is_dropped_from_the_authority_whatever_follows_the_colon():
     doc = {"applinks": {"details": [{"appIDs": [APP], "components": [{"/": "/"}]}]}}
     assert evaluate(doc, APP, "https://example.com:443%c3%a9gb", "example.com") == "match"
+
+
+def test_conformance_copy_is_byte_identical_to_the_shared_file():
+    if not UPSTREAM_CONFORMANCE.exists():
+        pytest.skip("../shared/conformance/aasa-matching.json is absent (a clone on its own)")
+    assert CONFORMANCE.read_bytes() == UPSTREAM_CONFORMANCE.read_bytes(), (
+        "Tests/Conformance/aasa-matching.json differs from ../shared: copy it again"
+    )

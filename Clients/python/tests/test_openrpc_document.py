@@ -7,7 +7,7 @@ import re
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import AASA_SCHEMA, ASSETLINKS_SCHEMA, SHARED_CONFORMANCE
+from conftest import AASA_SCHEMA, ASSETLINKS_SCHEMA, CONFORMANCE
 
 ACCESS = {"public", "reader", "releaser", "admin"}
 GRPC = {3: "INVALID_ARGUMENT", 4: "DEADLINE_EXCEEDED", 5: "NOT_FOUND", 6: "ALREADY_EXISTS", 7: "PERMISSION_DENIED",
@@ -161,7 +161,7 @@ def test_outputs_accept_fields_a_newer_server_adds(openrpc):
 def test_aasa_schema_accepts_every_well_formed_conformance_document():
     with open(AASA_SCHEMA, encoding="utf-8") as f:
         schema = Draft202012Validator(json.load(f))
-    with open(SHARED_CONFORMANCE, encoding="utf-8") as f:
+    with open(CONFORMANCE, encoding="utf-8") as f:
         cases = json.load(f)["cases"]
     refused = {c["name"] for c in cases if not schema.is_valid(c["aasa"])}
     # The one case whose document is malformed on purpose: a query dictionary holding a boolean.

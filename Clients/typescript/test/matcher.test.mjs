@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { evaluate, parseLinkURL, percentDecode } from "../dist/index.js";
-import { conformanceFile, routeVectorsFile } from "./support/paths.mjs";
+import { conformanceFile, routeVectorsFile, upstreamConformanceFile } from "./support/paths.mjs";
 
 function runVectors(file) {
   const { cases } = JSON.parse(readFileSync(file, "utf8"));
@@ -10,9 +10,9 @@ function runVectors(file) {
   return cases;
 }
 
-test("shared conformance vectors (aasa-matching.json)", async (t) => {
+test("conformance vectors (aasa-matching.json)", async (t) => {
   const cases = runVectors(conformanceFile);
-  assert.ok(cases.length > 0, "the shared file holds cases");
+  assert.ok(cases.length > 0, "the conformance file holds cases");
   for (const c of cases) {
     await t.test(c.name, () => {
       assert.equal(evaluate(c.aasa, c.appId, c.url, c.domain), c.expect);
@@ -81,4 +81,13 @@ test("parseLinkURL keeps the URL as written", () => {
 test("percentDecode decodes UTF-8 and keeps what it cannot decode", () => {
   assert.equal(percentDecode("caf%C3%A9%20%2F"), "café /");
   assert.equal(percentDecode("%zz%C3"), "%zz%C3");
+});
+
+test("the conformance copy is byte-identical to ../shared", (t) => {
+  if (!existsSync(upstreamConformanceFile)) {
+    t.skip("../shared/conformance/aasa-matching.json is absent (a clone on its own)");
+    return;
+  }
+  assert.ok(readFileSync(conformanceFile).equals(readFileSync(upstreamConformanceFile)),
+    "Tests/Conformance/aasa-matching.json differs from ../shared: copy it again");
 });

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// One matching vector: an AASA document, an app, a URL and what iOS decides. The shape is the one of
-/// `../shared/conformance/aasa-matching.json`, which is read at test time rather than copied.
+/// `Tests/Conformance/aasa-matching.json`, the repository's byte-identical copy of the shared conformance file.
 struct MatchingVector: Sendable, CustomTestStringConvertible {
     let name: String
     let aasa: Data
@@ -19,8 +19,11 @@ struct MatchingVector: Sendable, CustomTestStringConvertible {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// The shared conformance file, recorded against Apple's swcutil.
-    static let sharedFile = packageRoot.appendingPathComponent("../shared/conformance/aasa-matching.json")
+    /// The conformance vectors, recorded against Apple's swcutil; the repository keeps its own copy so that it
+    /// stands alone.
+    static let conformanceFile = packageRoot.appendingPathComponent("Tests/Conformance/aasa-matching.json")
+    /// Where the copy comes from, when the shared folder sits beside the repository (checked byte for byte).
+    static let upstreamFile = packageRoot.appendingPathComponent("../shared/conformance/aasa-matching.json")
     /// The project's own vectors, which grow with every subtle behaviour pinned down.
     static let projectFile = packageRoot.appendingPathComponent("Tests/RouteCoreTests/Fixtures/route-vectors.json")
 
