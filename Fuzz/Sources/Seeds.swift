@@ -2,7 +2,7 @@ import Foundation
 
 /// Fixed inputs the targets evaluate against.
 enum Seeds {
-    /// The app ID of the Badoo story (DESIGN.md §6).
+    /// The app ID of the Badoo story (ARCHITECTURE.md "The reference scenario").
     static let badooAppID = "ABCDE12345.com.badoo.Badoo"
 
     /// The AASA file of m.badoo.com after 5.12.0 is published (RouteCore's golden file).

@@ -2,7 +2,7 @@ import Foundation
 import RegistryTesting
 import Testing
 
-/// DESIGN.md §6 end to end: the real HTTP server, a real PostgreSQL, every step asserted.
+/// ARCHITECTURE.md "The reference scenario" end to end: the real HTTP server, a real PostgreSQL, every step asserted.
 @Suite(.serialized) struct BadooScenarioTests {
     @Test func theLookalikesStory() async throws {
         let server = try TestRegistryServer(suite: "badoo")

@@ -1,7 +1,7 @@
 import Foundation
 import RegistryTesting
 
-/// The Badoo registry up to a published 5.11.0 (DESIGN.md §6 steps 1–2), for tests that need a live registry.
+/// The Badoo registry with 5.11.0 live (ARCHITECTURE.md "The reference scenario", steps 1–2), for tests that need one.
 func seedBadoo(_ server: TestRegistryServer) async throws {
     _ = try await server.result(
         "Apps.Create", ["app": ["id": "badoo", "ios": ["appIds": ["ABCDE12345.com.badoo.Badoo"]]]])

@@ -1,5 +1,5 @@
 """Schema/registry.openrpc.json and the AASA / assetlinks schemas: valid JSON Schema 2020-12, every reference
-resolves, and the documented shapes accept the requests of DESIGN.md and refuse typos."""
+resolves, and the documented shapes accept the requests of ARCHITECTURE.md "API contract" and refuse typos."""
 
 import json
 import re

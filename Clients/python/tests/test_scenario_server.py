@@ -1,4 +1,4 @@
-"""DESIGN.md section 6, driven from Python against the real `routereg serve` and a real PostgreSQL.
+"""ARCHITECTURE.md "The reference scenario", driven from Python against the real `routereg serve` and PostgreSQL.
 
 Collected only when ROUTEREG_BIN names the server binary (see conftest.py); DATABASE_URL, when set, is passed
 through (otherwise the server runs its embedded cluster under a temporary data directory). Every result the

@@ -1,5 +1,5 @@
 // End to end against the real registry: ROUTEREG_BIN (the routereg executable) is started with
-// `serve --listen 127.0.0.1:0`, DESIGN.md §6's scenario is driven through the TypeScript client, and
+// `serve --listen 127.0.0.1:0`, ARCHITECTURE.md "The reference scenario" is driven through the TypeScript client, and
 // aasaHandler serves the AASA that the scenario produced, follows its revisions, and keeps serving it
 // after the registry is stopped. The server uses DATABASE_URL when set, else an embedded cluster in a
 // temporary directory. `npm test` runs this file only when ROUTEREG_BIN is set.

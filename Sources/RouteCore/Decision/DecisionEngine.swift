@@ -1,4 +1,4 @@
-/// Decides (app, platform, version, URL) per DESIGN.md §3, from rule lists compiled once per registry.
+/// Decides (app, platform, version, URL) per ARCHITECTURE.md "Decisions", from rule lists compiled once per registry.
 ///
 /// Build one per `Registry` snapshot and reuse it: every host's rule list is compiled into a `RuleSet`
 /// when the engine is made, so a decision costs one compiled first-match lookup.

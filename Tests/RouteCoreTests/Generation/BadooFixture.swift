@@ -2,7 +2,7 @@ import Foundation
 
 @testable import RouteCore
 
-/// The Badoo story of DESIGN.md §6 as registries, one per state of the story.
+/// The Badoo story (ARCHITECTURE.md "The reference scenario") as registries, one per state of the story.
 enum BadooFixture {
     static let appID = "ABCDE12345.com.badoo.Badoo"
     static let fingerprint = (0..<32).map { String(format: "%02X", ($0 * 7 + 3) % 256) }.joined(separator: ":")
@@ -15,7 +15,7 @@ enum BadooFixture {
         schemes: ["badoo"])
 
     /// `help` is ordered before `profile` (created with `before: profile`), so the exclusion has an open
-    /// rule after it from the first publish on, as DESIGN.md §6 step 3 expects.
+    /// rule after it from the first publish on, as step 3 of ARCHITECTURE.md "The reference scenario" expects.
     static func routes(lookalikes: Bool, switchedOff: Bool) -> [Route] {
         var routes = [
             Route(

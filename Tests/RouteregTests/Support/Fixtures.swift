@@ -1,6 +1,6 @@
 import Foundation
 
-/// Server results of the Badoo story (DESIGN §6), written as the server sends them.
+/// Server results of the Badoo story (ARCHITECTURE.md "The reference scenario"), written as the server sends them.
 enum Fixtures {
     /// "Now" for every in-process run: 2026-11-29T18:00:00Z.
     static let now = Date(timeIntervalSince1970: 1_795_975_200)

@@ -5,7 +5,7 @@ AASA document `aasa` having been fetched from `domain`: ``"match"`` (the app ope
 (an exclude rule decided: the browser) or ``"no_match"`` (no rule matched, or the host or app is not
 covered: the browser).
 
-It follows the same semantics as RouteRegistry's Swift matcher (DESIGN.md section 3) and is tested against
+It follows the same semantics as RouteRegistry's Swift matcher (ARCHITECTURE.md "Matching semantics"), tested against
 the shared conformance vectors recorded against Apple's swcutil:
 
 - details listing the app are read in document order; within them the first matching rule decides, and an

@@ -1,7 +1,7 @@
 import Foundation
 import RouteCore
 
-/// The DESIGN.md §6 registry, built with RouteCore, and a fake `CanOpen.GetTable` that serves its tables
+/// The registry of ARCHITECTURE.md "The reference scenario", and a fake `CanOpen.GetTable` that serves its tables
 /// the way the registry does (ETag from the table's canonical bytes, `notModified` on a matching
 /// `ifNoneMatch`).
 enum BadooFixture {

@@ -4,7 +4,7 @@ import RouteCore
 import RouteRegistryClient
 import Testing
 
-/// DESIGN.md §6 through the typed client against the real server and a real PostgreSQL, ending with what
+/// ARCHITECTURE.md "The reference scenario" via the typed client, the real server and PostgreSQL, ending with what
 /// the app cares about: `CanOpenStore` keeps answering, identically, after the registry is gone.
 @Suite("RouteRegistryClient against the real server")
 struct RealServerScenarioTests {
