@@ -20,12 +20,14 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
+        // The one way to start child processes: posix_spawn, own process group, killed if we die first.
+        .target(name: "ProcessSpawn", swiftSettings: swiftSettings),
         // Pure Swift, no I/O: versions, patterns, matching, generation, lint.
         .target(name: "RouteCore", swiftSettings: swiftSettings),
         // PostgreSQL through libpq: pool, migrations, repositories, embedded cluster, LISTEN/NOTIFY.
         .target(
             name: "RouteStore",
-            dependencies: ["CLibPQ", "RouteCore"],
+            dependencies: ["CLibPQ", "RouteCore", "ProcessSpawn"],
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
@@ -42,7 +44,7 @@ let package = Package(
         // Test helpers: a throwaway PostgreSQL per run, a database per suite, an in-process server.
         .target(
             name: "RegistryTesting",
-            dependencies: ["RouteStore", "RegistryService", "RPCServer"],
+            dependencies: ["RouteStore", "RegistryService", "RPCServer", "ProcessSpawn"],
             swiftSettings: swiftSettings
         ),
         // The thin executable: serve, migrate and the release engineer's CLI.
@@ -76,6 +78,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // A stand-in for a test process that crashes mid-run (ReliabilityTests' OrphanTests kill it).
+        .executableTarget(
+            name: "routereg-orphan-probe",
+            dependencies: ["ProcessSpawn", "RegistryTesting"],
+            path: "Tests/OrphanProbe",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteCoreTests",
             dependencies: ["RouteCore"],
@@ -90,7 +101,7 @@ let package = Package(
         // Runs the built `routereg` binary and compares stdout, stderr and exit codes.
         .testTarget(
             name: "RouteregTests",
-            dependencies: ["routereg", "RegistryTesting"],
+            dependencies: ["ProcessSpawn", "routereg", "RegistryTesting"],
             // Golden transcripts are read through #filePath, not bundled.
             exclude: ["Golden"],
             swiftSettings: swiftSettings
@@ -103,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteStoreTests",
-            dependencies: ["RouteStore", "RegistryTesting"],
+            dependencies: ["ProcessSpawn", "RouteStore", "RegistryTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -114,7 +125,9 @@ let package = Package(
         // Faults, abuse, malicious values and security: real binary, real PostgreSQL, corpus replay.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["RegistryTesting", "RouteCore", "RegistryService", "RPCServer", "RouteStore"],
+            dependencies: [
+                "ProcessSpawn", "RegistryTesting", "RouteCore", "RegistryService", "RPCServer", "RouteStore",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

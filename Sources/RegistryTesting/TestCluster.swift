@@ -71,6 +71,7 @@ public final class TestCluster: Sendable {
         try? server.stop()
         try? FileManager.default.removeItem(atPath: directory)
         TestClusterRegistry.forget(self)
+        TestClusterRegistry.stopWatching(directory)
     }
 
     /// Creates and starts a cluster in a new temporary directory, retrying when the chosen port was taken.
@@ -97,6 +98,7 @@ public final class TestCluster: Sendable {
             }
         }
         try? FileManager.default.removeItem(atPath: directory)
+        TestClusterRegistry.stopWatching(directory)
         throw lastError
     }
 

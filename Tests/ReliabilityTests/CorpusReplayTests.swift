@@ -9,9 +9,9 @@ struct CorpusReplayTests {
         "every committed input of every target replays without a crash",
         arguments: ["jsonrpc", "aasa", "url", "version"])
     func replay(target: String) async throws {
-        let binary = try #require(ChildProcess.productExecutable("routereg-fuzz"), "routereg-fuzz is not built")
-        let corpus = ChildProcess.packageRoot.appendingPathComponent("Fuzz/corpus/\(target)")
-        let result = try await ChildProcess.run(binary, [target, corpus.path])
+        let binary = try #require(Products.executable("routereg-fuzz"), "routereg-fuzz is not built")
+        let corpus = Products.packageRoot.appendingPathComponent("Fuzz/corpus/\(target)")
+        let result = try await Products.run(binary, [target, corpus.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("\(target): "), "\(result.output)")
         #expect(!result.output.contains(": 0 inputs"), "the \(target) corpus is empty")

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 import RouteStore
 import Testing
 
@@ -39,17 +40,14 @@ struct EmbeddedPostgresRecoveryTests {
         let lockContents = try String(contentsOfFile: pidFile, encoding: .utf8)
         try cluster.stop()
 
-        let impostor = Process()
-        impostor.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        impostor.arguments = ["30"]
-        try impostor.run()
-        defer { impostor.terminate() }
+        let impostor = try Spawn("/bin/sleep", ["30"]).start()
+        defer { impostor.kill() }
         let forged = lockContents.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
-        try (["\(impostor.processIdentifier)"] + forged).joined(separator: "\n")
+        try (["\(impostor.pid)"] + forged).joined(separator: "\n")
             .write(toFile: pidFile, atomically: false, encoding: .utf8)
         // The socket's lock file is checked the same way.
         let socketLock = "\(try #require(cluster.socketDirectory))/.s.PGSQL.\(cluster.port).lock"
-        try "\(impostor.processIdentifier)\n".write(toFile: socketLock, atomically: false, encoding: .utf8)
+        try "\(impostor.pid)\n".write(toFile: socketLock, atomically: false, encoding: .utf8)
 
         #expect(try cluster.start() == uri)
         #expect(try EmbeddedTestSupport.psql(uri, "SELECT 1") == "1")

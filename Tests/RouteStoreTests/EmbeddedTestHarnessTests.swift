@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 import RegistryTesting
 import RouteStore
 import Testing
@@ -31,13 +32,11 @@ struct EmbeddedTestHarnessTests {
 
     @Test func dropDisconnectsSessionsStillUsingTheDatabase() throws {
         let database = try TestPostgres.makeDatabase(suite: "Harness")
-        let session = Process()
-        session.executableURL = URL(fileURLWithPath: try PostgresBinaries.locate().path("psql"))
-        session.arguments = ["-X", "-q", "-d", database.url, "-c", "SELECT pg_sleep(30)"]
-        session.standardOutput = FileHandle.nullDevice
-        session.standardError = FileHandle.nullDevice
-        try session.run()
-        defer { session.terminate() }
+        let session = try Spawn(
+            try PostgresBinaries.locate().path("psql"), ["-X", "-q", "-d", database.url, "-c", "SELECT pg_sleep(30)"],
+            standardOutput: .null, standardError: .null
+        ).start()
+        defer { session.kill() }
         let admin = PostgresServerAdmin(url: database.serverURL)
         let sql = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.name)'"
         let deadline = Date().addingTimeInterval(10)

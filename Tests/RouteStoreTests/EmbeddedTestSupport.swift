@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 import RouteStore
 import Synchronization
 import Testing
@@ -37,21 +38,12 @@ enum EmbeddedTestSupport {
     @discardableResult
     static func psql(_ uri: String, _ sql: String) throws -> String {
         let binaries = try PostgresBinaries.locate()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binaries.path("psql"))
-        process.arguments = ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c", sql]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PSQLFailure(message: String(decoding: errorData, as: UTF8.self))
-        }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try Spawn(
+            binaries.path("psql"), ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c", sql]
+        )
+        .run(timeout: .seconds(120))
+        guard result.succeeded else { throw PSQLFailure(message: result.standardError) }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     struct PSQLFailure: Error, CustomStringConvertible {

@@ -152,69 +152,17 @@ import Testing
     }
 }
 
-/// The built `routereg` binary: found next to the test bundle (the products directory), else under the
-/// package's `.build*/debug`. Enabled once `main.swift` routes `aasa check` to `AASACheckCommand`.
+/// The built `routereg` binary, run through `BinaryRunner` with this process's environment.
 enum RouteregBinary {
-    static let url: URL? = {
-        let manager = FileManager.default
-        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-        for _ in 0..<5 {
-            let candidate = directory.appendingPathComponent("routereg")
-            if manager.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let builds = (try? manager.contentsOfDirectory(atPath: root.path))?.filter { $0.hasPrefix(".build") } ?? []
-        return builds.sorted().map { root.appendingPathComponent("\($0)/debug/routereg") }
-            .first { manager.isExecutableFile(atPath: $0.path) }
-    }()
-
     /// True when the binary exists and `routereg aasa check --help` prints this command's usage.
     static func supportsAASACheck() async -> Bool {
         guard let help = try? await run(["aasa", "check", "--help"]) else { return false }
         return help.status == 0 && help.stdout.hasPrefix("usage: routereg aasa check")
     }
 
-    /// Runs the binary to completion. Output goes to temporary files (a full pipe can never stall the
-    /// child) and the exit is awaited through the termination handler, not a blocking wait.
     static func run(_ arguments: [String]) async throws -> AASACheckCommandTests.Run {
-        guard let url else { throw CocoaError(.fileNoSuchFile) }
-        let manager = FileManager.default
-        let base = manager.temporaryDirectory.appendingPathComponent("aasa-check-run-\(UUID().uuidString)")
-        let outURL = base.appendingPathExtension("out")
-        let errURL = base.appendingPathExtension("err")
-        defer {
-            try? manager.removeItem(at: outURL)
-            try? manager.removeItem(at: errURL)
-        }
-        guard manager.createFile(atPath: outURL.path, contents: nil),
-            manager.createFile(atPath: errURL.path, contents: nil)
-        else { throw CocoaError(.fileWriteUnknown) }
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return AASACheckCommandTests.Run(
-            status: status, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let run = try await BinaryRunner.run(arguments, environment: ProcessInfo.processInfo.environment)
+        return AASACheckCommandTests.Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawn
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,28 +10,30 @@ import Testing
 /// leaves no process behind, and the next start reuses the data.
 @Suite(.serialized, .enabled(if: BinaryRunner.executable != nil, "the routereg binary is not next to the tests"))
 struct ServeCommandTests {
-    /// A running `routereg serve`, its output captured in a file.
+    /// A running `routereg serve`, its output captured in a file. Killed with its process group if the test
+    /// process dies, and its data directory (where the embedded PostgreSQL runs, in a session of its own)
+    /// handed to the reaper too, so a crashed run leaves no server or database behind.
     final class Server {
-        let process = Process()
+        let process: SpawnedProcess
         let output: URL
-        let exited = DispatchSemaphore(value: 0)
+        let dataDirectory: URL
 
         init(dataDirectory: URL) throws {
+            guard let binary = BinaryRunner.executable else { throw CocoaError(.fileNoSuchFile) }
+            self.dataDirectory = dataDirectory
             output = dataDirectory.deletingLastPathComponent()
                 .appendingPathComponent("serve-\(UUID().uuidString).out")
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            process.executableURL = BinaryRunner.executable
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path, "--quiet"]
+            ProcessReaper.watch(directory: dataDirectory.path, remove: false)
             var environment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": BinaryRunner.emptyHome]
             environment["LANG"] = "C.UTF-8"
-            process.environment = environment
-            let handle = try FileHandle(forWritingTo: output)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            process.terminationHandler = { [exited] _ in exited.signal() }
-            try process.run()
+            process = try Spawn(
+                binary.path,
+                ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path, "--quiet"],
+                environment: environment, standardOutput: .file(output.path), standardError: .standardOutput
+            ).start()
         }
+
+        deinit { ProcessReaper.forget(directory: dataDirectory.path) }
 
         var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
@@ -47,11 +50,11 @@ struct ServeCommandTests {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no address printed: \(log)"])
         }
 
-        /// Sends `signal` and waits for the exit status.
+        /// Sends `signal` to the server alone (as Ctrl-C reaches it) and waits up to a minute for its exit
+        /// status; -1 if it still runs.
         func stop(_ signal: Int32 = SIGINT) -> Int32 {
-            kill(process.processIdentifier, signal)
-            _ = exited.wait(timeout: .now() + 60)
-            return process.isRunning ? -1 : process.terminationStatus
+            kill(process.pid, signal)
+            return process.wait(timeout: .seconds(60)) ?? -1
         }
     }
 

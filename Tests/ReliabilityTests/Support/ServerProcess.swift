@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ProcessSpawn
 
 #if canImport(Glibc)
     import Glibc
@@ -13,69 +13,38 @@ final class ServerProcess: Sendable {
     /// `http://127.0.0.1:PORT`, from the line the server prints when it listens.
     let baseURL: URL
     let pid: Int32
-    private let process: Process
-    private let exit: ExitState
+    private let process: SpawnedProcess
     private let stderrFile: URL
 
-    /// The exit status once known, and who waits for it.
-    final class ExitState: Sendable {
-        let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
-
-        func finished(_ status: Int32) {
-            let waiters = state.withLock { state in
-                state.status = status
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            waiters.forEach { $0.resume(returning: status) }
-        }
-
-        var status: Int32? { state.withLock { $0.status } }
-    }
-
-    private init(baseURL: URL, process: Process, exit: ExitState, stderrFile: URL) {
+    private init(baseURL: URL, process: SpawnedProcess, stderrFile: URL) {
         self.baseURL = baseURL
         self.process = process
-        self.pid = process.processIdentifier
-        self.exit = exit
+        self.pid = process.pid
         self.stderrFile = stderrFile
     }
 
     /// Starts `routereg serve` against `databaseURL` with `dataDirectory` (snapshot file) and waits until it
     /// prints its port (at most 90 s).
     static func start(databaseURL: String, dataDirectory: URL, threads: Int = 2) async throws -> ServerProcess {
-        guard let binary = ChildProcess.productExecutable("routereg") else {
+        guard let binary = Products.executable("routereg") else {
             throw ReliabilityError("routereg is not built (swift build --build-tests builds it)")
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
-            "serve", "--listen", "127.0.0.1:0", "--database-url", databaseURL, "--data-dir", dataDirectory.path,
-            "--threads", String(threads), "--quiet",
-        ]
         var environment = ProcessInfo.processInfo.environment
         environment["ROUTEREG_ADMIN_TOKEN"] = adminToken
         environment.removeValue(forKey: "DATABASE_URL")
-        process.environment = environment
-        // Both streams go to files, polled below. Not a Pipe with a readabilityHandler: that registers a
-        // dispatch read source, and closing the pipe while the source is being cancelled crashed the whole
-        // test process once, in libdispatch's event loop (a known libdispatch-on-Linux fault).
+        // Both streams go to files, polled below (never a pipe read through a dispatch source).
         let scratch = FileManager.default.temporaryDirectory
         let stdoutFile = scratch.appendingPathComponent("reliability-serve-\(UUID()).out")
         let stderrFile = scratch.appendingPathComponent("reliability-serve-\(UUID()).err")
-        _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: stdoutFile) }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
-
-        let exit = ExitState()
-        process.terminationHandler = { finished in
-            exit.finished(
-                finished.terminationReason == .uncaughtSignal
-                    ? 128 + finished.terminationStatus : finished.terminationStatus)
-        }
-        try process.run()
+        let process = try Spawn(
+            binary.path,
+            [
+                "serve", "--listen", "127.0.0.1:0", "--database-url", databaseURL, "--data-dir", dataDirectory.path,
+                "--threads", String(threads), "--quiet",
+            ],
+            environment: environment, standardOutput: .file(stdoutFile.path), standardError: .file(stderrFile.path)
+        ).start()
 
         // Generous: the whole suite shares two cores, and once a start (migrations already applied) missed a
         // 30 s deadline while every other suite was running.
@@ -85,12 +54,12 @@ final class ServerProcess: Sendable {
             if let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n"),
                 let url = URL(string: String(text[range.upperBound..<end]))
             {
-                return ServerProcess(baseURL: url, process: process, exit: exit, stderrFile: stderrFile)
+                return ServerProcess(baseURL: url, process: process, stderrFile: stderrFile)
             }
-            if exit.status != nil { break }
+            if !process.isRunning { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
+        await process.terminate(SIGKILL, grace: .seconds(10))
         let log = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
         throw ReliabilityError("routereg serve did not start: \(log.suffix(2000))")
     }
@@ -100,14 +69,9 @@ final class ServerProcess: Sendable {
 
     /// Waits for the process to exit and returns its status (128 + signal when killed).
     func waitForExit() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let done: Int32? = exit.state.withLock { state in
-                if let status = state.status { return status }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
-        }
+        // Bounded: a server that ignores its stop signal for ten minutes has failed the test anyway.
+        if let status = await process.exit(timeout: .seconds(600)) { return status }
+        return await process.terminate(SIGKILL, grace: .seconds(10))
     }
 
     /// SIGKILL, then waits until it is gone.
@@ -121,7 +85,7 @@ final class ServerProcess: Sendable {
 
     /// Makes sure the child is gone (cleanup for failed tests).
     func ensureStopped() async {
-        if exit.status == nil { _ = await killHard() }
+        if process.isRunning { _ = await killHard() }
         try? FileManager.default.removeItem(at: stderrFile)
     }
 }

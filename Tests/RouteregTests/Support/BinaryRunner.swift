@@ -1,10 +1,10 @@
 import Foundation
+import ProcessSpawn
 
 /// Runs the built `routereg` executable as a child process, the way people and CI scripts do.
 ///
 /// The binary is found next to the test bundle (SwiftPM's products directory, which holds both), or at
-/// `ROUTEREG_BIN`. Output goes to temporary files rather than pipes so a chatty command can never block
-/// on a full pipe, and the exit is awaited through the termination handler rather than a blocking wait.
+/// `ROUTEREG_BIN`. Started through `Spawn` (output in files, never a full pipe; killed if the test process dies).
 enum BinaryRunner {
     static let executable: URL? = {
         let manager = FileManager.default
@@ -32,36 +32,16 @@ enum BinaryRunner {
         return path
     }()
 
-    /// Runs `routereg arguments` with only `environment` (plus PATH and an empty HOME) and returns exit status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunResult {
+    /// Runs `routereg arguments` with only `environment` (plus PATH and an empty HOME) and returns exit status and
+    /// output. A run still going after `timeout` is killed and fails the test with what it printed.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300))
+        async throws -> RunResult
+    {
         guard let executable else { throw CocoaError(.fileNoSuchFile) }
-        let manager = FileManager.default
-        let base = manager.temporaryDirectory.appendingPathComponent("routereg-run-\(UUID())")
-        let outURL = base.appendingPathExtension("out")
-        let errURL = base.appendingPathExtension("err")
-        _ = manager.createFile(atPath: outURL.path, contents: nil)
-        _ = manager.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? manager.removeItem(at: outURL)
-            try? manager.removeItem(at: errURL)
-        }
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": emptyHome].merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        try out.close()
-        try err.close()
-        return RunResult(
-            status: status, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let spawn = Spawn(
+            executable.path, arguments,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": emptyHome].merging(environment) { $1 })
+        let result = try await spawn.run(timeout: timeout)
+        return RunResult(status: result.status, stdout: result.standardOutput, stderr: result.standardError)
     }
 }
