@@ -6,6 +6,7 @@ ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
 .PHONY: run test test-swift test-clients build release bootstrap format lint clean
 .PHONY: bench
+.PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak
 
 bootstrap:
@@ -33,6 +34,11 @@ test-swift:
 test-clients:
 	ROUTEREG_BIN=$(ROUTEREG_BIN) python3 -m pytest -q Clients/python
 	cd Clients/typescript && ROUTEREG_BIN=$(ROUTEREG_BIN) node scripts/test.mjs
+	$(MAKE) --no-print-directory test-android
+
+## test-android: the Android client built with javac, its JUnit 5 suite against a freshly started server
+test-android:
+	ROUTEREG_BIN=$(ROUTEREG_BIN) Clients/android/scripts/test.sh
 
 format:
 	swift format -i -r Package.swift Sources Tests Clients/swift
