@@ -115,12 +115,18 @@ public final class RouteRegistryClient {
         }
     }
 
-    /** {@code CanOpen.GetTable}: one app version's canOpen table, or {@code notModified} for {@code ifNoneMatch}. */
-    public TableAnswer getTable(String app, String platform, Version version, String ifNoneMatch) throws RegistryException {
+    /** The params naming one app version, which both canOpen methods take. */
+    private static JSONObject appVersion(String app, String platform, Version version) {
         JSONObject params = new JSONObject();
         Json.put(params, "app", app);
         Json.put(params, "platform", platform);
         Json.put(params, "version", version.toString());
+        return params;
+    }
+
+    /** {@code CanOpen.GetTable}: one app version's canOpen table, or {@code notModified} for {@code ifNoneMatch}. */
+    public TableAnswer getTable(String app, String platform, Version version, String ifNoneMatch) throws RegistryException {
+        JSONObject params = appVersion(app, platform, version);
         Json.put(params, "ifNoneMatch", ifNoneMatch);
         JSONObject result = call("CanOpen.GetTable", params);
         try {
@@ -134,10 +140,7 @@ public final class RouteRegistryClient {
 
     /** {@code CanOpen.Check}: the server's decision for one URL (apps decide locally with {@link CanOpenStore}). */
     public Decision check(String app, String platform, Version version, String url) throws RegistryException {
-        JSONObject params = new JSONObject();
-        Json.put(params, "app", app);
-        Json.put(params, "platform", platform);
-        Json.put(params, "version", version.toString());
+        JSONObject params = appVersion(app, platform, version);
         Json.put(params, "url", url);
         JSONObject result = call("CanOpen.Check", params);
         try {
