@@ -12,7 +12,7 @@ import org.json.JSONArray;
 import org.json.JSONObject;
 
 /**
- * DESIGN.md's Badoo story on Android, set up on the real registry under names of its own: profile {@code /u/*}
+ * The reference scenario (ARCHITECTURE.md) on Android, set up on the real registry under names of its own: profile {@code /u/*}
  * since versionCode 5000, help {@code /help/*} excluded ahead of it, lookalikes {@code /l/a/*} since 5120, and
  * the custom-scheme route {@code offer} with a web fallback. Release 5110 is live.
  */

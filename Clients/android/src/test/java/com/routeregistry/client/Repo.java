@@ -19,12 +19,9 @@ final class Repo {
         return given != null ? Paths.get(given) : Paths.get("../..").toAbsolutePath().normalize();
     }
 
-    /** The shared conformance vectors: the repository's byte-identical copy, else {@code ../shared}; null if neither. */
+    /** The shared conformance vectors, as the repository keeps them (a byte-identical copy). */
     static Path conformanceVectors() {
-        Path copy = root().resolve("Tests/Conformance/aasa-matching.json");
-        if (Files.isRegularFile(copy)) return copy;
-        Path shared = root().resolve("../shared/conformance/aasa-matching.json").normalize();
-        return Files.isRegularFile(shared) ? shared : null;
+        return root().resolve("Tests/Conformance/aasa-matching.json");
     }
 
     static Path projectVectors() {
