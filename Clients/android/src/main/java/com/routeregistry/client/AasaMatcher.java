@@ -54,10 +54,11 @@ public final class AasaMatcher {
         LinkUrl link = LinkUrl.parse(url);
         if (link == null || !(link.scheme.equals("https") || link.scheme.equals("http"))) return Outcome.NO_MATCH;
         if (!link.host.equals(LinkUrl.normalizedHost(domain))) return Outcome.NO_MATCH;
+        MatchSubject subject = new MatchSubject(link);
         for (Detail detail : details) {
             if (!detail.appIds.contains(appId)) continue;
             for (ComponentRule rule : detail.rules) {
-                if (rule.matches(link)) return rule.exclude ? Outcome.EXCLUDE : Outcome.MATCH;
+                if (rule.matches(subject)) return rule.exclude ? Outcome.EXCLUDE : Outcome.MATCH;
             }
         }
         return Outcome.NO_MATCH;

@@ -84,7 +84,8 @@ public final class CanOpenTable {
 
         /** The position in {@code indices} of the first rule matching {@code url}, or -1. */
         int firstMatch(LinkUrl url) {
-            for (int i = 0; i < compiled.length; i++) if (compiled[i].matches(url)) return i;
+            MatchSubject subject = new MatchSubject(url);
+            for (int i = 0; i < compiled.length; i++) if (compiled[i].matches(subject)) return i;
             return -1;
         }
     }

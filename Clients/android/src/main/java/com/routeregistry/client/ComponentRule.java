@@ -54,29 +54,19 @@ final class ComponentRule {
                 Collections.<String, List<String>>emptyMap());
     }
 
-    private String text(String text) {
-        if (decoded) text = TextForms.percentDecoded(text);
-        return folded ? TextForms.folded(text) : text;
-    }
-
     /** True when the rule matches {@code url} (host and scheme are the caller's business). */
     boolean matches(LinkUrl url) {
-        if (path != null) {
-            String p = decoded ? TextForms.percentDecoded(url.path) : url.path;
-            p = TextForms.canonicalPath(p);
-            if (!path.matches(folded ? TextForms.folded(p) : p)) return false;
-        }
-        if (fragment != null && !fragment.matches(text(url.fragment == null ? "" : url.fragment))) return false;
-        if (query != null && !query.matches(text(url.query == null ? "" : url.query))) return false;
+        return matches(new MatchSubject(url));
+    }
+
+    /** {@link #matches(LinkUrl)} on a subject shared by the rules deciding one URL. */
+    boolean matches(MatchSubject subject) {
+        int form = MatchSubject.form(decoded, folded);
+        if (path != null && !path.matches(subject.path(form))) return false;
+        if (fragment != null && !fragment.matches(subject.fragment(form))) return false;
+        if (query != null && !query.matches(subject.query(form))) return false;
         if (items != null) {
-            List<String[]> present = new ArrayList<>();
-            for (String piece : (url.query == null ? "" : url.query).split("&", -1)) {
-                if (piece.isEmpty()) continue;
-                int equals = piece.indexOf('=');
-                String name = equals < 0 ? piece : piece.substring(0, equals);
-                String value = equals < 0 ? "" : piece.substring(equals + 1);
-                present.add(new String[] {text(name), text(value)});
-            }
+            List<String[]> present = subject.items(form);
             for (Map.Entry<String, Pattern> item : items) {
                 boolean seen = false;
                 for (String[] pair : present) {

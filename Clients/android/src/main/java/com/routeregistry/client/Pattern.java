@@ -40,7 +40,11 @@ final class Pattern {
 
     /** True when all of {@code text} (already in the rule's form) matches. */
     boolean matches(String text) {
-        int[] s = text.codePoints().toArray();
+        return matches(text.codePoints().toArray());
+    }
+
+    /** {@link #matches(String)} on text already split into code points. */
+    boolean matches(int[] s) {
         return deterministic ? greedyMatch(tokens, s, 0, s.length) : new Backtracking(tokens, s).from(0, 0);
     }
 
