@@ -151,7 +151,8 @@ public final class CanOpenTable {
         return out;
     }
 
-    private static Map<String, List<String>> variables(JSONObject json) {
+    /** A scope's {@code substitutionVariables}: name to values (empty when absent). */
+    static Map<String, List<String>> variables(JSONObject json) {
         if (json == null) return Collections.emptyMap();
         Map<String, List<String>> out = new HashMap<>();
         for (Iterator<String> names = json.keys(); names.hasNext(); ) {

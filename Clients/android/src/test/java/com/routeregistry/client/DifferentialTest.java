@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.json.JSONArray;
 import org.json.JSONObject;
@@ -204,14 +202,7 @@ class DifferentialTest {
                     }));
                 }
             }
-            for (Future<?> result : work) {
-                try {
-                    result.get(60, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof AssertionError) throw (AssertionError) e.getCause();
-                    throw e;
-                }
-            }
+            Futures.await(work);
         } finally {
             pool.shutdownNow();
         }

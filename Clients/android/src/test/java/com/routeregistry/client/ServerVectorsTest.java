@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.json.JSONArray;
 import org.json.JSONObject;
 import org.junit.jupiter.api.Tag;
@@ -61,7 +58,7 @@ class ServerVectorsTest {
         JSONObject applinks = vector.getJSONObject("aasa").optJSONObject("applinks");
         if (applinks == null) return out;
         boolean[] top = options(new boolean[] {true, true}, applinks.optJSONObject("defaults"));
-        Map<String, List<String>> topVariables = variables(applinks.optJSONObject("substitutionVariables"));
+        Map<String, List<String>> topVariables = new TreeMap<>(CanOpenTable.variables(applinks.optJSONObject("substitutionVariables")));
         Object details = applinks.opt("details");
         List<JSONObject> listing = new ArrayList<>();
         if (details instanceof JSONArray) {
@@ -79,7 +76,7 @@ class ServerVectorsTest {
         Map<String, List<String>> chosen = null;
         for (JSONObject entry : listing) {
             Map<String, List<String>> merged = new TreeMap<>(topVariables);
-            merged.putAll(variables(entry.optJSONObject("substitutionVariables")));
+            merged.putAll(CanOpenTable.variables(entry.optJSONObject("substitutionVariables")));
             if (chosen != null && !chosen.equals(merged)) return null;
             chosen = merged;
             boolean[] detail = options(top, entry.optJSONObject("defaults"));
@@ -124,19 +121,6 @@ class ServerVectorsTest {
         boolean[] out = base.clone();
         if (source != null && source.opt("caseSensitive") instanceof Boolean) out[0] = source.optBoolean("caseSensitive");
         if (source != null && source.opt("percentEncoded") instanceof Boolean) out[1] = source.optBoolean("percentEncoded");
-        return out;
-    }
-
-    private static Map<String, List<String>> variables(JSONObject json) {
-        Map<String, List<String>> out = new TreeMap<>();
-        if (json == null) return out;
-        for (Iterator<String> names = json.keys(); names.hasNext(); ) {
-            String name = names.next();
-            JSONArray values = json.optJSONArray(name);
-            List<String> list = new ArrayList<>();
-            for (int i = 0; values != null && i < values.length(); i++) list.add(values.optString(i));
-            out.put(name, list);
-        }
         return out;
     }
 
@@ -200,7 +184,7 @@ class ServerVectorsTest {
                     return null;
                 }));
             }
-            await(writes);
+            Futures.await(writes);
             // One domain for the cases without variables; each case with variables gets the domain to itself in turn.
             Map<String, List<Case>> plain = new TreeMap<>();
             List<Case> withVariables = new ArrayList<>();
@@ -215,7 +199,7 @@ class ServerVectorsTest {
                     compare(server, c);
                     return null;
                 }));
-                await(reads);
+                Futures.await(reads);
                 server.adminCall("Domains.Delete", json("host", group.getKey()));
             }
             for (Case c : withVariables) {
@@ -232,16 +216,5 @@ class ServerVectorsTest {
         assertTrue(untranslatable.size() <= vectors.size() / 20,
                 held.size() + " of " + vectors.size() + " cases compared; not held: " + untranslatable);
         assertEquals(vectors.size(), held.size() + untranslatable.size());
-    }
-
-    private static void await(List<Future<?>> futures) throws Exception {
-        for (Future<?> future : futures) {
-            try {
-                future.get(120, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof AssertionError) throw (AssertionError) e.getCause();
-                throw e;
-            }
-        }
     }
 }
