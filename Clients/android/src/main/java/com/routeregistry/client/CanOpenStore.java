@@ -235,13 +235,14 @@ public final class CanOpenStore {
         }
         try {
             RefreshOutcome outcome = fetch();
-            inFlight.set(null);
             mine.complete(outcome);
             return outcome;
-        } catch (RegistryException | RuntimeException e) {
-            inFlight.set(null);
+        } catch (Throwable e) {
+            // Whatever went wrong, callers waiting for this refresh hear it now rather than at their deadline.
             mine.completeExceptionally(e);
             throw e;
+        } finally {
+            inFlight.compareAndSet(mine, null);
         }
     }
 

@@ -56,10 +56,19 @@ final class RegistryServer implements ExtensionContext.Store.CloseableResource {
             return parameter.getParameter().getType() == RegistryServer.class;
         }
 
+        /** A failed start, so the other tests fail at once with its reason instead of waiting to start again. */
+        private static volatile IllegalStateException failure;
+
         @Override
         public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-            return context.getRoot().getStore(NAMESPACE)
-                    .getOrComputeIfAbsent("server", key -> start(), RegistryServer.class);
+            if (failure != null) throw new IllegalStateException("routereg failed to start earlier in this run", failure);
+            try {
+                return context.getRoot().getStore(NAMESPACE)
+                        .getOrComputeIfAbsent("server", key -> start(), RegistryServer.class);
+            } catch (IllegalStateException e) {
+                failure = e;
+                throw e;
+            }
         }
     }
 
