@@ -82,7 +82,6 @@ class AndroidStoryTest {
         assertEquals("https://" + badoo.host + "/offer/7?a=b&ul_fallback=1", offer.fallbackUrl);
         assertEquals(null, oldest.fallbackUrl(badoo.scheme + "://other"), "no web page for an unknown scheme link");
         expectServerDecisions(badoo, oldest, older);
-        expectServerDecisions(badoo, old, BadooFixture.OLD);
 
         badoo.publish(BadooFixture.NEW);
         CanOpenStore current = store(badoo, server.url, BadooFixture.NEW, null);

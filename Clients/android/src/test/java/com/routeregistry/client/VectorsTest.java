@@ -1,8 +1,10 @@
 package com.routeregistry.client;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import org.json.JSONArray;
 import org.json.JSONObject;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -43,6 +46,14 @@ class VectorsTest {
     @TestFactory
     List<DynamicTest> projectVectors() {
         return cases(Repo.projectVectors(), "project:");
+    }
+
+    @Test
+    void theRepositorysCopyIsByteIdenticalToTheSharedVectors() throws Exception {
+        Path shared = Repo.root().resolve("../shared/conformance/aasa-matching.json").normalize();
+        Assumptions.assumeTrue(Files.isRegularFile(shared), "skipped: ../shared/conformance is absent (a clone on its own)");
+        assertArrayEquals(Files.readAllBytes(shared), Files.readAllBytes(Repo.conformanceVectors()),
+                "Tests/Conformance/aasa-matching.json differs from ../shared: copy it again");
     }
 
     @Test
