@@ -221,8 +221,9 @@ public final class CanOpenStore {
     }
 
     /**
-     * Revalidates the table with the registry ({@code CanOpen.GetTable} with {@code ifNoneMatch}), replacing and
-     * saving it when it changed. Concurrent calls share one request. Blocks up to the client's deadline.
+     * Revalidates the table with the registry (the cacheable {@code GET /canopen/v1/...} with {@code If-None-Match};
+     * {@code CanOpen.GetTable} with {@code ifNoneMatch} on a registry without it), replacing and saving it when it
+     * changed. Concurrent calls share one request. Blocks up to the client's deadline.
      *
      * <p>On failure (offline, registry down) the table in use stays in use and the error is thrown: decisions never
      * depend on the registry being reachable.
@@ -285,19 +286,19 @@ public final class CanOpenStore {
         }
     }
 
-    /** One {@code CanOpen.GetTable} round trip and its effect on the state. */
+    /** One table round trip (the cacheable GET, or {@code CanOpen.GetTable} on an older registry) and its effect. */
     private RefreshOutcome fetch() throws RegistryException {
         State current = state.get();
         String etag = current.table == null ? null : current.etag;
-        RouteRegistryClient.TableAnswer answer = client.getTable(app, platform, version, etag);
+        RouteRegistryClient.TableAnswer answer = client.getTableByGet(app, platform, version, etag);
         long now = clock.getAsLong();
         if (answer.notModified && etag != null) {
             state.set(new State(current.table, current.etag, current.source, now));
             return RefreshOutcome.NOT_MODIFIED;
         }
-        if (answer.table == null) throw RegistryException.protocol("CanOpen.GetTable returned no table");
+        if (answer.table == null) throw RegistryException.protocol("the registry returned no table");
         if (!answer.table.isFor(app, platform, version)) {
-            throw RegistryException.protocol("CanOpen.GetTable returned the table of another app version");
+            throw RegistryException.protocol("the registry returned the table of another app version");
         }
         state.set(new State(answer.table, answer.etag, Source.SERVER, now));
         if (cacheFile != null) {

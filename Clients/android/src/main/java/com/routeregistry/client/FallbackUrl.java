@@ -30,9 +30,7 @@ public final class FallbackUrl {
             }
         }
         out.append(separator);
-        escape(policy.queryItem, out);
-        out.append('=');
-        escape(policy.value, out);
+        out.append(TextForms.percentEscaped(policy.queryItem)).append('=').append(TextForms.percentEscaped(policy.value));
         out.append(url, hash, url.length());
         return out.toString();
     }
@@ -62,18 +60,5 @@ public final class FallbackUrl {
     /** Substitutes {@code {path}} and {@code {query}} in a route's {@code webFallback} template. */
     static String expand(String template, String path, String query) {
         return template.replace("{path}", path).replace("{query}", query == null ? "" : query);
-    }
-
-    /** Percent-escapes everything but ASCII letters, digits and {@code -._~}. */
-    private static void escape(String text, StringBuilder out) {
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xFF;
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
-                    || c == '_' || c == '~') {
-                out.append((char) c);
-            } else {
-                out.append('%').append("0123456789ABCDEF".charAt(c >> 4)).append("0123456789ABCDEF".charAt(c & 15));
-            }
-        }
     }
 }

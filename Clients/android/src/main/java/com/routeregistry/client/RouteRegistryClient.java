@@ -1,19 +1,13 @@
 package com.routeregistry.client;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.HttpURLConnection;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.json.JSONObject;
 
@@ -54,19 +48,7 @@ public final class RouteRegistryClient {
             new Method("Associations.Get", "public", Arrays.asList("host", "kind", "revision"),
                     Collections.singletonList("host"))));
 
-    /** Tears down connections whose deadline passed; one daemon thread for every client in the process. */
-    private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
-
-    private static ScheduledThreadPoolExecutor watchdog() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "routeregistry-deadline");
-            thread.setDaemon(true);
-            return thread;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        return executor;
-    }
-
+    private final String base;
     private final URL endpoint;
     private final String token;
     private final int timeoutMillis;
@@ -79,9 +61,12 @@ public final class RouteRegistryClient {
      */
     public RouteRegistryClient(String server, String token, int timeoutMillis) {
         if (timeoutMillis <= 0) throw new IllegalArgumentException("timeoutMillis must be positive");
-        String base = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
+        String trimmed = server;
+        while (trimmed.endsWith("/")) trimmed = trimmed.substring(0, trimmed.length() - 1);
+        if (trimmed.endsWith("/rpc")) trimmed = trimmed.substring(0, trimmed.length() - 4);
+        base = trimmed;
         try {
-            endpoint = new URL(base.endsWith("/rpc") ? base : base + "/rpc");
+            endpoint = new URL(base + "/rpc");
         } catch (MalformedURLException e) {
             throw new IllegalArgumentException("server is not a URL: " + server, e);
         }
@@ -138,6 +123,50 @@ public final class RouteRegistryClient {
         }
     }
 
+    /**
+     * The same answer as {@link #getTable} by the cacheable {@code GET <server>/canopen/v1/{app}/{platform}/{version}.json}
+     * (a CDN in front of the registry can answer it), revalidated with {@code If-None-Match}: a 304 is
+     * {@code notModified}. A registry older than that endpoint (a 404 that is not JSON) is asked through
+     * {@code CanOpen.GetTable} instead, so an unknown app is then that method's {@code NOT_FOUND}.
+     */
+    public TableAnswer getTableByGet(String app, String platform, Version version, String ifNoneMatch)
+            throws RegistryException {
+        URL url;
+        try {
+            url = new URL(base + "/canopen/v1/" + TextForms.percentEscaped(app) + "/" + TextForms.percentEscaped(platform) + "/" + version + ".json");
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException("app or platform cannot be a URL path segment", e);
+        }
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", "application/json");
+        if (ifNoneMatch != null) headers.put("If-None-Match", ifNoneMatch);
+        HttpExchange reply = HttpExchange.send("GET " + url.getPath(), url, headers, null, timeoutMillis);
+        switch (reply.status) {
+            case 304:
+                String etag = reply.etag != null ? reply.etag : ifNoneMatch;
+                if (etag == null) throw RegistryException.protocol("GET " + url.getPath() + ": 304 without an ETag");
+                return new TableAnswer(etag, true, null);
+            case 200:
+                try {
+                    // A proxy may drop the ETag: the table is still good, the next refresh just downloads it whole.
+                    return new TableAnswer(reply.etag, false, CanOpenTable.fromJson(Json.parse(reply.text())));
+                } catch (IllegalArgumentException e) {
+                    throw RegistryException.protocol("GET " + url.getPath() + " returned a malformed table: " + e.getMessage());
+                }
+            case 404:
+                if (!reply.contentType.startsWith("application/json")) return getTable(app, platform, version, ifNoneMatch);
+                break;
+            case 400:
+                throw new RegistryException(RegistryException.Kind.RPC, 3, "INVALID_ARGUMENT",
+                        "GET " + url.getPath() + ": " + reply.text().trim(), null, null);
+            default:
+                if (reply.status >= 500) {
+                    throw RegistryException.transport("GET " + url.getPath() + ": HTTP " + reply.status, null);
+                }
+        }
+        throw RegistryException.protocol("GET " + url.getPath() + ": HTTP " + reply.status);
+    }
+
     /** {@code CanOpen.Check}: the server's decision for one URL (apps decide locally with {@link CanOpenStore}). */
     public Decision check(String app, String platform, Version version, String url) throws RegistryException {
         JSONObject params = appVersion(app, platform, version);
@@ -173,12 +202,19 @@ public final class RouteRegistryClient {
         Json.put(request, "method", method);
         Json.put(request, "params", params == null ? new JSONObject() : params);
         byte[] body = request.toString().getBytes(StandardCharsets.UTF_8);
-        String reply = post(method, body);
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("Accept", "application/json");
+        if (token != null) headers.put("Authorization", "Bearer " + token);
+        HttpExchange reply = HttpExchange.send(method, endpoint, headers, body, timeoutMillis);
         JSONObject message;
         try {
-            message = new JSONObject(reply);
+            message = new JSONObject(reply.text());
         } catch (org.json.JSONException e) {
-            throw RegistryException.protocol(method + ": the reply is not JSON");
+            String why = method + ": the reply (HTTP " + reply.status + ") is not JSON";
+            // A proxy's 502/503 page: the registry was not reached; worth retrying later.
+            if (reply.status >= 500) throw RegistryException.transport(why, e);
+            throw RegistryException.protocol(why);
         }
         if (!"2.0".equals(message.optString("jsonrpc")) || message.optLong("id", -1) != id) {
             throw RegistryException.protocol(method + ": the reply is not a JSON-RPC 2.0 answer to this call");
@@ -194,51 +230,5 @@ public final class RouteRegistryClient {
         JSONObject result = message.optJSONObject("result");
         if (result == null) throw RegistryException.protocol(method + ": the reply has no result object");
         return result;
-    }
-
-    private String post(String method, byte[] body) throws RegistryException {
-        HttpURLConnection connection;
-        try {
-            connection = (HttpURLConnection) endpoint.openConnection();
-        } catch (IOException e) {
-            throw RegistryException.transport(method + ": cannot open a connection to " + endpoint, e);
-        }
-        // The whole exchange, not each socket read, is bounded: past the deadline the watchdog disconnects, which
-        // makes whatever blocks throw.
-        ScheduledFuture<?> deadline = WATCHDOG.schedule(connection::disconnect, timeoutMillis, TimeUnit.MILLISECONDS);
-        long start = System.nanoTime();
-        try {
-            connection.setConnectTimeout(timeoutMillis);
-            connection.setReadTimeout(timeoutMillis);
-            connection.setUseCaches(false);
-            connection.setDoOutput(true);
-            connection.setRequestMethod("POST");
-            connection.setFixedLengthStreamingMode(body.length);
-            connection.setRequestProperty("Content-Type", "application/json");
-            connection.setRequestProperty("Accept", "application/json");
-            connection.setRequestProperty("X-Request-Timeout-Ms", Integer.toString(timeoutMillis));
-            if (token != null) connection.setRequestProperty("Authorization", "Bearer " + token);
-            try (OutputStream out = connection.getOutputStream()) {
-                out.write(body);
-            }
-            int status = connection.getResponseCode();
-            InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
-            if (in == null) throw RegistryException.protocol(method + ": HTTP " + status + " without a body");
-            try (InputStream stream = in) {
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                byte[] buffer = new byte[8192];
-                for (int n; (n = stream.read(buffer)) >= 0; ) bytes.write(buffer, 0, n);
-                return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
-            }
-        } catch (RegistryException e) {
-            throw e;
-        } catch (IOException e) {
-            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            String why = elapsed >= timeoutMillis ? "no answer within " + timeoutMillis + " ms" : e.toString();
-            throw RegistryException.transport(method + ": " + why, e);
-        } finally {
-            deadline.cancel(false);
-            connection.disconnect();
-        }
     }
 }

@@ -102,4 +102,19 @@ final class TextForms {
         }
         return out.toString();
     }
+
+    /** {@code text} as UTF-8 with everything but ASCII letters, digits and {@code -._~} percent-escaped. */
+    static String percentEscaped(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xFF;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+                    || c == '_' || c == '~') {
+                out.append((char) c);
+            } else {
+                out.append('%').append("0123456789ABCDEF".charAt(c >> 4)).append("0123456789ABCDEF".charAt(c & 15));
+            }
+        }
+        return out.toString();
+    }
 }

@@ -94,6 +94,40 @@ class CanOpenStoreTest {
     }
 
     @Test
+    void revalidatesByTheCacheableGetWithIfNoneMatch() throws Exception {
+        try (FakeRegistry fake = new FakeRegistry(request -> answer(request, "5110"))) {
+            fake.tableBody = table("5110");
+            fake.tableEtag = "\"g1\"";
+            CanOpenStore store = store(fake, "5110");
+            assertEquals(CanOpenStore.RefreshOutcome.UPDATED, store.refresh());
+            assertEquals("\"g1\"", store.status().etag);
+            assertEquals(CanOpenStore.RefreshOutcome.NOT_MODIFIED, store.refresh());
+            fake.tableBody = table("5110").replace("/u/*", "/user/*");
+            fake.tableEtag = "\"g2\"";
+            assertEquals(CanOpenStore.RefreshOutcome.UPDATED, store.refresh());
+            assertEquals("route", store.decide("https://m.badoo.com/user/1").reason);
+            assertEquals("no_route", store.decide("https://m.badoo.com/u/1").reason);
+            assertEquals(3, fake.gets.size());
+            assertEquals("/canopen/v1/badoo/android/5110.json", fake.gets.get(0)[0]);
+            assertEquals("", fake.gets.get(0)[1], "nothing to revalidate at first");
+            assertEquals("\"g1\"", fake.gets.get(1)[1]);
+            assertEquals("\"g1\"", fake.gets.get(2)[1]);
+            assertTrue(fake.requests.isEmpty(), "no JSON-RPC call while the GET answers");
+        }
+    }
+
+    @Test
+    void aRegistryWithoutTheGetIsAskedByJsonRpc() throws Exception {
+        try (FakeRegistry fake = new FakeRegistry(request -> answer(request, "5110"))) {
+            CanOpenStore store = store(fake, "5110");
+            assertEquals(CanOpenStore.RefreshOutcome.UPDATED, store.refresh());
+            assertEquals(1, fake.gets.size());
+            assertEquals("CanOpen.GetTable", fake.requests.get(0).getString("method"));
+            assertEquals("\"t5110\"", store.status().etag);
+        }
+    }
+
+    @Test
     void anAppIdIsMadeSafeForAFileName() {
         assertEquals("canopen-a_b_.._c-android.json", CanOpenTableFile.cacheFileName("a/b/../c", "android"));
     }

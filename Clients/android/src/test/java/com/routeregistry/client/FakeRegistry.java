@@ -22,6 +22,11 @@ final class FakeRegistry implements AutoCloseable {
     final List<JSONObject> requests = new CopyOnWriteArrayList<>();
     /** Every request's headers of interest: {@code X-Request-Timeout-Ms}. */
     final List<String> timeouts = new CopyOnWriteArrayList<>();
+    /** Every table GET received: its path and If-None-Match ("" when absent). */
+    final List<String[]> gets = new CopyOnWriteArrayList<>();
+    /** The table the GET endpoint serves (with {@link #tableEtag}); null: the endpoint does not exist (404). */
+    volatile String tableBody;
+    volatile String tableEtag;
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
 
@@ -46,6 +51,31 @@ final class FakeRegistry implements AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                exchange.close();
+            }
+        });
+        server.createContext("/canopen/v1/", exchange -> {
+            try {
+                String ifNoneMatch = exchange.getRequestHeaders().getFirst("If-None-Match");
+                gets.add(new String[] {exchange.getRequestURI().getRawPath(), ifNoneMatch == null ? "" : ifNoneMatch});
+                String body = tableBody;
+                String etag = tableEtag;
+                if (body == null) {
+                    exchange.getResponseHeaders().add("Content-Type", "text/plain");
+                    exchange.sendResponseHeaders(404, -1);
+                } else if (etag != null && etag.equals(ifNoneMatch)) {
+                    exchange.getResponseHeaders().add("ETag", etag);
+                    exchange.sendResponseHeaders(304, -1);
+                } else {
+                    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("Content-Type", "application/json");
+                    if (etag != null) exchange.getResponseHeaders().add("ETag", etag);
+                    exchange.sendResponseHeaders(200, bytes.length);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(bytes);
+                    }
+                }
             } finally {
                 exchange.close();
             }
