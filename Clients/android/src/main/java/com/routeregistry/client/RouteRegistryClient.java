@@ -84,9 +84,9 @@ public final class RouteRegistryClient {
         this(server, null, 10_000);
     }
 
-    /** The answer of {@code CanOpen.GetTable}. */
+    /** The answer of {@code CanOpen.GetTable} or of the table GET. */
     public static final class TableAnswer {
-        /** The ETag of the current table (the one sent back when it is not modified). */
+        /** The ETag of the current table; null only when a proxy dropped it from a GET's answer. */
         public final String etag;
         /** True when {@code ifNoneMatch} named the current table: no table is sent. */
         public final boolean notModified;
