@@ -40,7 +40,7 @@ class AndroidStoryTest {
 
     /** A store for the fixture's app in this test's caches directory. */
     private CanOpenStore store(BadooFixture badoo, String server, Version version, AtomicLong clock) {
-        CanOpenStore.Builder builder = CanOpenStore.builder(new RouteRegistryClient(server, null, 5_000), badoo.app, version)
+        CanOpenStore.Builder builder = CanOpenStore.builder(new RouteRegistryClient(server, null, 20_000), badoo.app, version)
                 .cacheDirectory(caches.toFile());
         if (clock != null) builder.clock(clock::get);
         return builder.build();
@@ -134,7 +134,7 @@ class AndroidStoryTest {
             byte[] bundled = result.toString().getBytes(StandardCharsets.UTF_8);
             Path emptyCaches = caches.resolve("other");
             CanOpenStore fromBundle = CanOpenStore.builder(
-                            new RouteRegistryClient(BadooFixture.urlOf(closed), null, 5_000), badoo.app, BadooFixture.NEW)
+                            new RouteRegistryClient(BadooFixture.urlOf(closed), null, 20_000), badoo.app, BadooFixture.NEW)
                     .cacheDirectory(emptyCaches.toFile()).bundledTable(new ByteArrayInputStream(bundled)).build();
             assertEquals(CanOpenStore.Source.BUNDLED, fromBundle.status().source);
             assertEquals(result.getString("etag"), fromBundle.status().etag);

@@ -123,14 +123,17 @@ final class RegistryServer implements ExtensionContext.Store.CloseableResource {
         listening.completeExceptionally(new IllegalStateException("routereg exited before listening"));
     }
 
-    /** A client for the public methods. */
+    /**
+     * A client for the public methods. Deadlines here are generous: a shared build machine at a load average of 70
+     * made writes take over 30 s; they bound a hang, they do not measure speed.
+     */
     RouteRegistryClient anonymous() {
-        return new RouteRegistryClient(url, null, 10_000);
+        return new RouteRegistryClient(url, null, 30_000);
     }
 
     /** A client holding the admin token. */
     RouteRegistryClient admin() {
-        return new RouteRegistryClient(url, adminToken, 30_000);
+        return new RouteRegistryClient(url, adminToken, 60_000);
     }
 
     /** Calls an admin method, failing the test with the server's message when refused. */
