@@ -1,20 +1,40 @@
-"""RouteRegistry client for release pipelines and scripts (standard library only, Python >= 3.9).
+"""RouteRegistry client for release pipelines and scripts (standard library only, Python >= 3.9, typed).
 
     from routeregistry import Client
-    client = Client("http://127.0.0.1:8080", token="...")
-    client.publish_release("badoo", "ios", "5.12.0")
+    with Client.from_env() as client:
+        client.publish_release("badoo", "ios", "5.12.0")
 
-`routeregistry.matcher.evaluate` re-implements Apple's AASA matching locally.
+`AsyncClient` offers the same methods as coroutines; `routeregistry.matcher.evaluate` re-implements Apple's
+AASA matching locally.
 """
 
+from ._methods import METHOD_INFO, MethodInfo
+from .async_client import AsyncClient
 from .client import METHODS, Client, python_name
 from .errors import (
+    Aborted,
+    AlreadyExists,
+    Cancelled,
+    DataLoss,
+    DeadlineExceeded,
+    FailedPrecondition,
+    Internal,
+    InvalidArgument,
     LintFailure,
+    NotFound,
+    OutOfRange,
+    PermissionDenied,
     ProtocolError,
     RegistryError,
+    ResourceExhausted,
     RouteRegistryError,
     Status,
     TransportError,
+    Unauthenticated,
+    Unavailable,
+    Unimplemented,
+    Unknown,
+    error_for,
     status_name,
 )
 
@@ -22,10 +42,17 @@ __version__ = "1.0.0"
 
 __all__ = [
     "Client",
+    "AsyncClient",
     "METHODS",
+    "METHOD_INFO",
+    "MethodInfo",
     "python_name",
     "RouteRegistryError",
     "RegistryError",
+    "Cancelled", "Unknown", "InvalidArgument", "DeadlineExceeded", "NotFound", "AlreadyExists",
+    "PermissionDenied", "ResourceExhausted", "FailedPrecondition", "Aborted", "OutOfRange", "Unimplemented",
+    "Internal", "Unavailable", "DataLoss", "Unauthenticated",
+    "error_for",
     "TransportError",
     "ProtocolError",
     "LintFailure",

@@ -3,7 +3,9 @@
 import inspect
 import re
 
-from routeregistry import METHODS, Client, python_name
+import pytest
+
+from routeregistry import METHODS, AsyncClient, Client, python_name
 
 
 def snake(name):
@@ -14,12 +16,16 @@ def test_method_list_equals_the_openrpc_document(openrpc):
     assert sorted(METHODS) == sorted(m["name"] for m in openrpc["methods"])
 
 
-def test_every_method_has_a_client_method_with_the_documented_params(openrpc):
+@pytest.mark.parametrize("cls", [Client, AsyncClient])
+def test_every_method_has_a_client_method_with_the_documented_params(openrpc, cls):
     for method in openrpc["methods"]:
-        function = getattr(Client, python_name(method["name"]), None)
-        assert function is not None, f"Client has no {python_name(method['name'])} for {method['name']}"
+        function = getattr(cls, python_name(method["name"]), None)
+        assert function is not None, f"{cls.__name__} has no {python_name(method['name'])} for {method['name']}"
+        assert inspect.iscoroutinefunction(function) == (cls is AsyncClient)
         signature = inspect.signature(function)
-        params = {name: p for name, p in signature.parameters.items() if name != "self"}
+        # Every method also takes a keyword-only per-call deadline.
+        assert signature.parameters["timeout"].kind is inspect.Parameter.KEYWORD_ONLY
+        params = {name: p for name, p in signature.parameters.items() if name not in ("self", "timeout")}
         documented = {snake(p["name"]): p.get("required", False) for p in method["params"]}
         assert set(params) == set(documented), method["name"]
         for name, required in documented.items():

@@ -1,0 +1,82 @@
+"""The asyncio RouteRegistry client: the same methods as `Client` (generated into _methods.py), as coroutines,
+on the standard library's asyncio streams.
+
+    async with AsyncClient.from_env() as client:
+        decision = await client.can_open_check("badoo", "ios", "5.11.0", "https://m.badoo.com/l/a/42")
+        async for route in client.iter_items("Routes.List", app="badoo"):
+            ...
+"""
+
+from __future__ import annotations
+
+from typing import Any, AsyncIterator, Dict, Optional, Type
+
+from ._async_transport import AsyncTransport
+from ._methods import METHOD_INFO, _AsyncMethods
+from ._settings import resolve_settings
+from .errors import ProtocolError
+
+__all__ = ["AsyncClient"]
+
+_WATCH_DEFAULT_MS = 30000
+
+
+class AsyncClient(_AsyncMethods):
+    """A RouteRegistry API client for asyncio programs; options, deadlines, retries and errors as `Client`'s."""
+
+    def __init__(self, server: str = "http://127.0.0.1:8080", token: Optional[str] = None, timeout: float = 10,
+                 retries: int = 3, backoff: float = 0.25, max_backoff: float = 5.0) -> None:
+        self.server = server
+        self._transport = AsyncTransport(server, token, timeout, retries, backoff, max_backoff)
+        self._closed = False
+
+    @classmethod
+    def from_env(cls: Type["AsyncClient"], environ: Optional[Dict[str, str]] = None,
+                 **overrides: Any) -> "AsyncClient":
+        """Configured as the `routereg` CLI is (see `Client.from_env`)."""
+        settings: Dict[str, Any] = dict(resolve_settings(environ))
+        settings.update(overrides)
+        return cls(**settings)
+
+    async def __aenter__(self) -> "AsyncClient":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Ends the client: later calls raise RuntimeError. (Connections are not kept between calls.)"""
+        self._closed = True
+
+    async def call(self, method: str, /, timeout: Optional[float] = None, **params: Any) -> Any:
+        """Calls any method by its wire name with wire (camelCase) params."""
+        return await self._call(method, params, timeout)
+
+    async def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
+        if self._closed:
+            raise RuntimeError("the client is closed")
+        info = METHOD_INFO.get(method)
+        if method == "Associations.Watch":
+            wait = (params.get("timeoutMs") or _WATCH_DEFAULT_MS) / 1000.0
+            timeout = max(timeout if timeout is not None else self._transport.timeout, wait + 10)
+        wire = None if info is not None and not info.params else params
+        return await self._transport.call(method, wire, timeout)
+
+    async def iter_items(self, method: str, /, page_size: Optional[int] = None,
+                         **params: Any) -> AsyncIterator[Any]:
+        """Every item of a paged list method (`"Routes.List"`, ...), fetching pages as needed."""
+        info = METHOD_INFO.get(method)
+        if info is None or info.page_items is None:
+            raise ValueError(f"{method} is not a paged list method")
+        token: Optional[str] = None
+        seen: set[str] = set()
+        while True:
+            page = await self._call(method, {**params, "pageSize": page_size, "pageToken": token}, None) or {}
+            for item in page.get(info.page_items) or []:
+                yield item
+            token = page.get("nextPageToken") or None
+            if token is None:
+                return
+            if token in seen:
+                raise ProtocolError(-32603, f"{method} returned the page token {token!r} twice", method=method)
+            seen.add(token)
