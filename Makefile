@@ -4,7 +4,7 @@ LISTEN ?= 127.0.0.1:8080
 SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
-.PHONY: run test test-swift test-clients build release bootstrap format lint clean
+.PHONY: run test test-swift test-clients build release bootstrap format lint clean generate
 .PHONY: bench
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak
@@ -39,6 +39,11 @@ test-clients:
 ## test-android: the Android client built with javac, its JUnit 5 suite against a freshly started server
 test-android:
 	ROUTEREG_BIN=$(ROUTEREG_BIN) Clients/android/scripts/test.sh
+
+## generate: the TypeScript and Python clients' types and method tables from Schema/registry.openrpc.json
+## (the client suites fail while they are stale)
+generate:
+	scripts/generate-clients
 
 format:
 	swift format -i -r Package.swift Sources Tests Clients/swift

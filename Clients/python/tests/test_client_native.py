@@ -1,0 +1,237 @@
+"""What Python users of the client expect (issue 16): one exception family with a class per gRPC status,
+per-call deadlines, `with Client(...)`, an asyncio client, idempotent retries of writes with a requestId,
+`from_env` reading the CLI's config file, no printing unless asked, TLS mistakes not retried."""
+
+import asyncio
+import json
+import time
+
+import pytest
+
+import routeregistry
+from routeregistry import (
+    AlreadyExists, AsyncClient, Client, DeadlineExceeded, InvalidArgument, NotFound, ProtocolError, RegistryError,
+    RouteRegistryError, Unavailable, error_for,
+)
+from routeregistry import _methods
+from test_client_http import FakeRegistry, app_error, client, err, ok
+
+
+@pytest.mark.parametrize("code, cls", [
+    (1, "Cancelled"), (2, "Unknown"), (3, "InvalidArgument"), (4, "DeadlineExceeded"), (5, "NotFound"),
+    (6, "AlreadyExists"), (7, "PermissionDenied"), (8, "ResourceExhausted"), (9, "FailedPrecondition"),
+    (10, "Aborted"), (11, "OutOfRange"), (12, "Unimplemented"), (13, "Internal"), (14, "Unavailable"),
+    (15, "DataLoss"), (16, "Unauthenticated"),
+])
+def test_each_status_raises_its_own_class(code, cls):
+    status = routeregistry.status_name(code)
+    with FakeRegistry(err(app_error(code, status, "no"))) as fake:
+        with pytest.raises(RegistryError) as caught:
+            client(fake.url, retries=0).apps_get("x")
+    assert type(caught.value).__name__ == cls
+    assert isinstance(caught.value, getattr(routeregistry, cls))
+    assert (caught.value.code, caught.value.status) == (code, status)
+
+
+def test_undecodable_params_are_invalid_argument_like_any_bad_input():
+    # What the server answers for Releases.Publish with version "five": the protocol error -32602, whose data
+    # names the status. It must be caught by the same `except InvalidArgument` as a bad route id.
+    violation = [{"field": "version", "description": "must be 1 to 4 dot-separated numbers"}]
+    answer = {"code": -32602, "message": "Invalid params: version: must be 1 to 4 dot-separated numbers",
+              "data": {"status": "INVALID_ARGUMENT", "details": violation}}
+    with FakeRegistry(err(answer)) as fake:
+        with pytest.raises(InvalidArgument) as caught:
+            client(fake.url).releases_publish("badoo", "ios", "five")
+    e = caught.value
+    assert isinstance(e, RegistryError) and isinstance(e, RouteRegistryError)
+    assert (e.code, e.status, e.jsonrpc_code, e.details) == (3, "INVALID_ARGUMENT", -32602, violation)
+    assert "version" in str(e)
+
+
+def test_error_for_keeps_unknown_codes_generic():
+    e = error_for(42, None, "future")
+    assert type(e) is RegistryError and e.status == "CODE_42"
+    assert isinstance(error_for(5, "NOT_FOUND", "x"), NotFound)
+
+
+def slow(seconds, result):
+    def script(request, n):
+        time.sleep(seconds)
+        return 200, {"jsonrpc": "2.0", "id": request["id"], "result": result}
+    return script
+
+
+def test_per_call_timeout_is_a_deadline_the_server_is_told():
+    with FakeRegistry(slow(1.0, {"id": "x"})) as fake:
+        c = client(fake.url, timeout=30)
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceeded):
+            c.apps_get("x", timeout=0.3)
+        assert time.monotonic() - started < 0.9
+        header = int(fake.requests[0]["headers"]["X-Request-Timeout-Ms"])
+        assert 200 <= header <= 300
+        assert c.apps_get("x", timeout=5) == {"id": "x"}  # the same client, a longer deadline
+
+
+def test_the_deadline_bounds_retries_too():
+    with FakeRegistry(err(app_error(14, "UNAVAILABLE", "db down"))) as fake:
+        c = Client(fake.url, retries=100, backoff=0.05, max_backoff=0.05)
+        started = time.monotonic()
+        with pytest.raises(Unavailable):
+            c.apps_get("x", timeout=0.5)
+        assert time.monotonic() - started < 1.0
+        assert 2 <= len(fake.requests) < 100
+
+
+def test_with_client_closes_it():
+    with FakeRegistry(ok({"apps": []})) as fake:
+        with Client(fake.url) as c:
+            assert c.apps_list() == {"apps": []}
+        with pytest.raises(RuntimeError, match="closed"):
+            c.apps_list()
+    assert len(fake.requests) == 1
+
+
+def with_request_id(monkeypatch, method):
+    # The other writes gain a requestId param as the server learns them; until then, pretend for one.
+    info = _methods.METHOD_INFO[method]
+    monkeypatch.setitem(_methods.METHOD_INFO, method, info._replace(request_id=True))
+
+
+def test_a_write_with_a_request_id_is_retried_with_the_same_id(monkeypatch):
+    with_request_id(monkeypatch, "Releases.Publish")
+
+    def script(request, n):
+        if n in (1, 2):
+            return 200, {"jsonrpc": "2.0", "id": request["id"], "error": app_error(14, "UNAVAILABLE", "db down")}
+        if n == 3:
+            return "drop"
+        return 200, {"jsonrpc": "2.0", "id": request["id"], "result": {"release": {"state": "live"}}}
+
+    with FakeRegistry(script) as fake:
+        c = client(fake.url, retries=5)
+        c.releases_publish("badoo", "ios", "5.12.0")
+        c.releases_publish("badoo", "ios", "5.13.0")
+    ids = [r["body"]["params"].get("requestId") for r in fake.requests]
+    assert len(ids) == 5
+    assert ids[0] and len(set(ids[:4])) == 1, "one logical call, one id on every attempt"
+    assert ids[4] and ids[4] != ids[0], "another call gets another id"
+
+
+def test_a_write_without_a_request_id_is_not_retried_after_sending(monkeypatch):
+    info = _methods.METHOD_INFO["Apps.Create"]
+    assert not info.read_only
+    monkeypatch.setitem(_methods.METHOD_INFO, "Apps.Create", info._replace(request_id=False))
+    with FakeRegistry(err(app_error(14, "UNAVAILABLE", "db down"))) as fake:
+        with pytest.raises(Unavailable):
+            client(fake.url, retries=3).apps_create({"id": "x"})
+    assert len(fake.requests) == 1
+    assert "requestId" not in fake.requests[0]["body"]["params"]
+
+
+def test_a_caller_given_request_id_is_kept(monkeypatch):
+    with_request_id(monkeypatch, "Releases.Publish")
+    with FakeRegistry(ok({})) as fake:
+        client(fake.url).call("Releases.Publish", app="badoo", platform="ios", version="5", requestId="ci-run-42")
+    assert fake.requests[0]["body"]["params"]["requestId"] == "ci-run-42"
+
+
+def test_https_to_a_plain_http_server_fails_at_once_and_clearly():
+    with FakeRegistry(ok({})) as fake:
+        c = client(fake.url.replace("http://", "https://"), retries=3)
+        with pytest.raises(ProtocolError) as caught:
+            c.apps_get("x")
+    assert "TLS" in str(caught.value) and "http://" in str(caught.value)
+    assert c.sleeps == [], "a TLS mistake is not retried"
+    assert not isinstance(caught.value, Unavailable)
+
+
+def test_publish_release_prints_nothing_unless_asked(capsys):
+    result = {"release": {"state": "live"}, "revisions": [{"host": "m.badoo.com", "revision": 2, "changed": True}],
+              "lint": []}
+
+    def script(request, n):
+        answer = {"documents": [], "lint": []} if request["method"] == "Associations.Preview" else result
+        return 200, {"jsonrpc": "2.0", "id": request["id"], "result": answer}
+
+    with FakeRegistry(script) as fake:
+        client(fake.url).publish_release("badoo", "ios", "5.12.0")
+        assert capsys.readouterr().out == ""
+        import io
+        out = io.StringIO()
+        client(fake.url).publish_release("badoo", "ios", "5.12.0", out=out)
+    assert "m.badoo.com aasa revision 2 (new revision)" in out.getvalue()
+
+
+def write_config(tmp_path, content):
+    path = tmp_path / "routereg" / "config.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+def test_from_env_reads_the_cli_config_file(tmp_path):
+    write_config(tmp_path, {"server": "http://10.0.0.1:9000", "token": "from-file"})
+    env = {"XDG_CONFIG_HOME": str(tmp_path), "HOME": "/nonexistent"}
+    c = Client.from_env(env)
+    assert (c.server, c._transport.token) == ("http://10.0.0.1:9000", "from-file")
+    c = Client.from_env({**env, "ROUTEREG_SERVER": "http://127.0.0.1:1", "ROUTEREG_TOKEN": "from-env"})
+    assert (c.server, c._transport.token) == ("http://127.0.0.1:1", "from-env")
+    c = Client.from_env({"ROUTEREG_CONFIG": str(tmp_path / "routereg" / "config.json")}, timeout=3)
+    assert (c.server, c._transport.timeout) == ("http://10.0.0.1:9000", 3)
+    c = Client.from_env({"HOME": str(tmp_path / "nobody")})
+    assert (c.server, c._transport.token) == ("http://127.0.0.1:8080", None)
+    assert AsyncClient.from_env(env).server == "http://10.0.0.1:9000"
+
+
+def test_from_env_refuses_a_malformed_config_file(tmp_path):
+    path = write_config(tmp_path, "{not json")
+    with pytest.raises(ValueError, match=str(path)):
+        Client.from_env({"ROUTEREG_CONFIG": str(path)})
+
+
+def test_async_client_calls_retries_and_decodes_errors():
+    def script(request, n):
+        if request["method"] == "Apps.Get" and n == 1:
+            return 200, {"jsonrpc": "2.0", "id": request["id"], "error": app_error(14, "UNAVAILABLE", "db down")}
+        if request["method"] == "Apps.Get":
+            return 200, {"jsonrpc": "2.0", "id": request["id"], "result": {"id": request["params"]["app"]}}
+        if request["method"] == "Domains.Create":
+            return 200, {"jsonrpc": "2.0", "id": request["id"], "error": app_error(6, "ALREADY_EXISTS", "taken")}
+        pages = {None: (["a"], "t1"), "t1": (["b"], "")}
+        items, token = pages[request["params"].get("pageToken")]
+        return 200, {"jsonrpc": "2.0", "id": request["id"],
+                     "result": {"routes": [{"id": i} for i in items], "nextPageToken": token}}
+
+    async def scenario(url):
+        async with AsyncClient(url, token="t", backoff=0.01) as c:
+            assert await c.apps_get("badoo") == {"id": "badoo"}
+            with pytest.raises(AlreadyExists):
+                await c.domains_create({"host": "m.badoo.com", "apps": ["badoo"]})
+            ids = [r["id"] async for r in c.iter_items("Routes.List", app="badoo")]
+        with pytest.raises(RuntimeError):
+            await c.apps_get("badoo")
+        return ids
+
+    with FakeRegistry(script) as fake:
+        assert asyncio.run(scenario(fake.url)) == ["a", "b"]
+    assert fake.methods == ["Apps.Get", "Apps.Get", "Domains.Create", "Routes.List", "Routes.List"]
+    assert fake.requests[0]["headers"]["Authorization"] == "Bearer t"
+
+
+def test_async_client_deadline_and_concurrency():
+    async def scenario(url):
+        c = AsyncClient(url)
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceeded):
+            await c.apps_get("x", timeout=0.2)
+        assert time.monotonic() - started < 0.6
+        # Ten calls of 0.3 s each overlap: the client does not serialize them.
+        started = time.monotonic()
+        results = await asyncio.gather(*(c.apps_get(str(i), timeout=5) for i in range(10)))
+        return results, time.monotonic() - started
+
+    with FakeRegistry(slow(0.3, {"id": "x"})) as fake:
+        results, elapsed = asyncio.run(scenario(fake.url))
+    assert results == [{"id": "x"}] * 10
+    assert elapsed < 2.0
