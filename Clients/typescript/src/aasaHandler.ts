@@ -1,13 +1,21 @@
+import { answer, canonicalJSON, pathOf, quoteEtag, weakEtag } from "./aasaResponse.js";
+import type { Answer, DocumentState } from "./aasaResponse.js";
 import { RouteRegistryClient } from "./client.js";
 import type { FetchFunction } from "./client.js";
 import { RegistryError, Status } from "./errors.js";
+import { fastifyPlugin } from "./fastifyPlugin.js";
+import type { FastifyPluginLike } from "./fastifyPlugin.js";
 import { normalizeHost } from "./linkUrl.js";
-import type { AssociationDocument, DocumentKind } from "./types.js";
+import type { DocumentKind } from "./types.js";
+
+export { canonicalJSON };
 
 /** The part of Node's `http.IncomingMessage` (or Express's `req`) the handler reads. */
 export interface RequestLike {
   method?: string;
   url?: string;
+  /** Express keeps the full path here when a mount path (`app.use('/.well-known', ...)`) trimmed `url`. */
+  originalUrl?: string;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -22,10 +30,38 @@ export interface ResponseLike {
 export interface RefreshOptions {
   /** How long one `Associations.Watch` long poll may wait, in ms (default 30000; the server caps it at 60000). */
   watchTimeoutMs?: number;
+  /**
+   * How much longer than `watchTimeoutMs` the client waits for the long poll's answer before it gives up on
+   * the connection and opens a new one (default 2000). A NAT or proxy that drops a connection without closing
+   * it would otherwise leave the handler serving an old document for as long as the socket lives.
+   */
+  deadlineGraceMs?: number;
+  /** The deadline of each `Associations.Get`, in ms (default 10000). */
+  requestTimeoutMs?: number;
   /** First retry delay after an error, in ms (default 250); doubles per failure. */
   minBackoffMs?: number;
   /** Longest retry delay, in ms (default 30000). */
   maxBackoffMs?: number;
+}
+
+/** A last-known document to serve until the registry answers (e.g. what `onUpdate` saved before a restart). */
+export interface StartupDocument {
+  host: string;
+  /** "aasa" (default) or "assetlinks". */
+  kind?: DocumentKind;
+  document: unknown;
+  /** The registry's ETag of the document, when known; otherwise a weak one is derived from its bytes. */
+  etag?: string;
+}
+
+/** What `onUpdate` is told of each new document served. */
+export interface DocumentUpdate {
+  host: string;
+  kind: DocumentKind;
+  revision: number | undefined;
+  etag: string;
+  /** The document itself, e.g. to save it and pass it back as a `startup` document at the next start. */
+  document: unknown;
 }
 
 /** Options of `aasaHandler`. */
@@ -38,8 +74,10 @@ export interface AASAHandlerOptions {
   refresh?: false | RefreshOptions;
   /** The `Cache-Control` of served documents (default `public, max-age=300`). */
   cacheControl?: string;
-  /** The documents to serve (default both): a site without an Android app may serve only "aasa". */
+  /** The documents to serve (default both). */
   kinds?: readonly DocumentKind[];
+  /** Documents served from the start, until the registry answers: a registry down at boot then costs no 503s. */
+  startup?: readonly StartupDocument[];
   /** A ready client; by default one is made from `server`, `token` and `fetch`. */
   client?: Pick<RouteRegistryClient, "associationsGet" | "associationsWatch">;
   /** Bearer token for the default client (the association methods are public, so usually none). */
@@ -47,7 +85,7 @@ export interface AASAHandlerOptions {
   /** `fetch` for the default client. */
   fetch?: FetchFunction;
   /** Called with each new document served. */
-  onUpdate?: (update: { host: string; kind: DocumentKind; revision: number | undefined; etag: string }) => void;
+  onUpdate?: (update: DocumentUpdate) => void;
   /** Called on every failed registry call (default: a console warning when a document starts failing). */
   onError?: (error: unknown, context: { host: string; kind: DocumentKind }) => void;
 }
@@ -55,33 +93,38 @@ export interface AASAHandlerOptions {
 /** A Node / Express / Connect request handler that serves association documents from memory. */
 export interface AASAHandler {
   (req: RequestLike, res: ResponseLike, next?: (error?: unknown) => void): void;
-  /** Resolves once every (host, kind) has had its first answer: a document, or "none" (NOT_FOUND). */
-  ready(): Promise<void>;
+  /**
+   * Resolves once every (host, kind) has had its first answer from the registry: a document, or "none"
+   * (NOT_FOUND). With `timeoutMs`, rejects with a DEADLINE_EXCEEDED `RegistryError` naming what is still
+   * missing and why; rejects with CANCELLED when the handler is closed first.
+   */
+  ready(options?: { timeoutMs?: number }): Promise<void>;
   /** Stops the watchers; documents already fetched are still served. */
   close(): void;
+  /** The same handler as a Fastify plugin: `fastify.register(aasa.fastify)`. */
+  fastify: FastifyPluginLike;
 }
 
-const PATHS: Readonly<Record<string, DocumentKind>> = {
-  "/.well-known/apple-app-site-association": "aasa",
-  "/apple-app-site-association": "aasa",
-  "/.well-known/assetlinks.json": "assetlinks",
-};
-
-type Entry =
-  | { state: "pending" }
-  | { state: "absent" }
-  | { state: "ready"; body: string; length: string; etag: string; rawEtag: string; revision?: number };
+interface Entry {
+  served: DocumentState;
+  /** The registry's own ETag of the served document (a startup document's may be unknown). */
+  rawEtag?: string;
+  /** The registry has answered for this document at least once. */
+  confirmed: boolean;
+  lastError?: unknown;
+}
 
 /**
  * Serves `/.well-known/apple-app-site-association`, `/apple-app-site-association` (never a redirect) and
  * `/.well-known/assetlinks.json` for the request's Host from memory, with `ETag` / `If-None-Match` → 304.
- * Documents come from `Associations.Get` at start and are kept fresh by `Associations.Watch` long polls;
- * while the registry is unreachable the last good document keeps being served, and the watchers retry with
- * exponential backoff.
+ * Documents come from `Associations.Get` at start and are kept fresh by `Associations.Watch` long polls, each
+ * with a client-side deadline so a silently dropped connection is replaced; while the registry is
+ * unreachable the last good document keeps being served, and the watchers retry with exponential backoff.
  *
- * Responses: 200 with the document; 404 for a host not in `hosts`, or when the registry has no such document
- * (NOT_FOUND, e.g. assetlinks.json of a domain without an Android app); 503 with `Retry-After` while a known
- * host's first document has not arrived yet (a temporary state crawlers should retry, not a missing file);
+ * Responses: 200 with the document (for a domain whose apps have no Android side, the registry's assetlinks
+ * document is the empty list, served as `200 []`, as the registry itself does); 404 for a host not in
+ * `hosts`, or when the registry has no such document (NOT_FOUND: a host it does not know); 503 with
+ * `Retry-After` while a known host's first document has not arrived yet and no startup document stands in;
  * 405 for methods other than GET and HEAD. Other paths go to `next()` when given, else 404.
  */
 export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
@@ -91,11 +134,21 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
   const refresh = options.refresh === false ? undefined : options.refresh ?? {};
   const minBackoff = refresh?.minBackoffMs ?? 250;
   const maxBackoff = refresh?.maxBackoffMs ?? 30000;
+  const watchTimeout = refresh?.watchTimeoutMs ?? 30000;
+  const watchDeadline = watchTimeout + (refresh?.deadlineGraceMs ?? 2000);
+  const getDeadline = refresh?.requestTimeoutMs ?? 10000;
 
   const entries = new Map<string, Entry>();
   const key = (host: string, kind: DocumentKind): string => `${kind} ${host}`;
   const hosts = [...new Set(options.hosts.map(normalizeHost))];
-  for (const host of hosts) for (const kind of kinds) entries.set(key(host, kind), { state: "pending" });
+  for (const host of hosts) for (const kind of kinds) entries.set(key(host, kind), { served: { state: "pending" }, confirmed: false });
+  for (const startup of options.startup ?? []) {
+    const entry = entries.get(key(normalizeHost(startup.host), startup.kind ?? "aasa"));
+    if (entry === undefined) continue;
+    const body = canonicalJSON(startup.document);
+    entry.served = { state: "ready", ...served(body, startup.etag === undefined ? weakEtag(body) : quoteEtag(startup.etag)) };
+    if (startup.etag !== undefined) entry.rawEtag = startup.etag;
+  }
 
   const controller = new AbortController();
   let closed = false;
@@ -112,24 +165,24 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
     });
 
   let pending = entries.size;
-  const readyWaiters: (() => void)[] = [];
-  const settle = (host: string, kind: DocumentKind, entry: Entry): void => {
-    const previous = entries.get(key(host, kind));
-    entries.set(key(host, kind), entry);
-    if (previous?.state === "pending" && entry.state !== "pending") {
+  const readyWaiters = new Set<{ resolve: () => void; reject: (error: unknown) => void }>();
+  const confirm = (host: string, kind: DocumentKind, state: DocumentState, rawEtag?: string): void => {
+    const entry = entries.get(key(host, kind));
+    if (entry === undefined) return;
+    entry.served = state;
+    if (rawEtag !== undefined) entry.rawEtag = rawEtag;
+    else delete entry.rawEtag;
+    delete entry.lastError;
+    if (!entry.confirmed) {
+      entry.confirmed = true;
       pending -= 1;
-      if (pending === 0) readyWaiters.splice(0).forEach((resolve) => resolve());
+      if (pending === 0) for (const waiter of [...readyWaiters]) waiter.resolve();
     }
   };
 
-  const publish = (host: string, kind: DocumentKind, etag: string, document: AssociationDocument, revision?: number): void => {
-    const body = canonicalJSON(document);
-    const entry: Entry = {
-      state: "ready", body, length: String(new TextEncoder().encode(body).byteLength), etag: quoteEtag(etag), rawEtag: etag,
-    };
-    if (revision !== undefined) entry.revision = revision;
-    settle(host, kind, entry);
-    options.onUpdate?.({ host, kind, revision, etag });
+  const publish = (host: string, kind: DocumentKind, etag: string, document: unknown, revision?: number): void => {
+    confirm(host, kind, { state: "ready", ...served(canonicalJSON(document), quoteEtag(etag)) }, etag);
+    options.onUpdate?.({ host, kind, revision, etag, document });
   };
 
   const follow = async (host: string, kind: DocumentKind): Promise<void> => {
@@ -137,22 +190,26 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
     let failing = false;
     const signal = controller.signal;
     while (!closed) {
-      const current = entries.get(key(host, kind));
+      const entry = entries.get(key(host, kind));
+      let watching = false;
       try {
-        if (current?.state !== "ready") {
-          const result = await client.associationsGet({ host, kind }, { signal });
+        if (entry === undefined) return;
+        if (!entry.confirmed || entry.served.state !== "ready" || entry.rawEtag === undefined) {
+          const result = await client.associationsGet({ host, kind }, { signal, timeoutMs: getDeadline });
           publish(host, kind, result.etag, result.document, result.revision);
         } else if (refresh === undefined) {
           return;
         } else {
+          watching = true;
           const started = Date.now();
-          const params = { host, kind, ifNoneMatch: current.rawEtag, timeoutMs: refresh.watchTimeoutMs ?? 30000 };
-          const result = await client.associationsWatch(params, { signal });
-          if (!result.notModified && result.etag !== current.rawEtag) {
+          const current = entry.rawEtag;
+          const params = { host, kind, ifNoneMatch: current, timeoutMs: watchTimeout };
+          const result = await client.associationsWatch(params, { signal, timeoutMs: watchDeadline });
+          if (!result.notModified && result.etag !== current) {
             if (result.document !== undefined) {
               publish(host, kind, result.etag, result.document, result.revision);
             } else {
-              const latest = await client.associationsGet({ host, kind }, { signal });
+              const latest = await client.associationsGet({ host, kind }, { signal, timeoutMs: getDeadline });
               publish(host, kind, latest.etag, latest.document, latest.revision);
             }
           } else if (Date.now() - started < 50) {
@@ -164,10 +221,13 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
         failing = false;
       } catch (error) {
         if (closed) return;
-        if (error instanceof RegistryError && error.code === Status.NOT_FOUND) settle(host, kind, { state: "absent" });
+        if (entry !== undefined) entry.lastError = error;
+        if (error instanceof RegistryError && error.code === Status.NOT_FOUND) confirm(host, kind, { state: "absent" });
         if (options.onError) options.onError(error, { host, kind });
         else if (!failing) console.warn(`aasaHandler: ${kind} for ${host}: ${String(error)}; retrying`);
         failing = true;
+        // A long poll past its deadline means a dead connection, not a failing registry: reconnect at once.
+        if (watching && error instanceof RegistryError && error.code === Status.DEADLINE_EXCEEDED) continue;
         await sleep(backoff);
         backoff = Math.min(backoff * 2, maxBackoff);
       }
@@ -180,92 +240,68 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
     }
   }
 
-  const handler = ((req: RequestLike, res: ResponseLike, next?: (error?: unknown) => void): void => {
-    const path = (req.url ?? "/").split("?")[0];
-    const kind = Object.prototype.hasOwnProperty.call(PATHS, path) ? PATHS[path] : undefined;
-    if (kind === undefined || !kinds.includes(kind)) {
-      if (next) next();
-      else reply(res, 404, "not found\n");
-      return;
-    }
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.setHeader("Allow", "GET, HEAD");
-      reply(res, 405, "method not allowed\n");
-      return;
-    }
-    const hostHeader = req.headers.host;
+  const lookup = (host: string, kind: DocumentKind): DocumentState | undefined => entries.get(key(host, kind))?.served;
+  const respond = (method: string | undefined, path: string, headers: RequestLike["headers"]): Answer | undefined => {
+    const hostHeader = headers.host;
     const host = normalizeHost(Array.isArray(hostHeader) ? hostHeader[0] ?? "" : hostHeader ?? "");
-    const entry = entries.get(key(host, kind));
-    if (entry === undefined || entry.state === "absent") {
-      reply(res, 404, "not found\n");
+    return answer(method, path, host, headers["if-none-match"], lookup, kinds, cacheControl);
+  };
+
+  const handler = ((req: RequestLike, res: ResponseLike, next?: (error?: unknown) => void): void => {
+    const result = respond(req.method, pathOf(req.originalUrl ?? req.url), req.headers);
+    if (result === undefined) {
+      if (next) next();
+      else write(res, { status: 404, headers: [["Content-Type", "text/plain; charset=utf-8"]], body: "not found\n" });
       return;
     }
-    if (entry.state === "pending") {
-      res.setHeader("Retry-After", "5");
-      reply(res, 503, "the association document has not been loaded yet\n");
-      return;
-    }
-    res.setHeader("ETag", entry.etag);
-    res.setHeader("Cache-Control", cacheControl);
-    if (etagMatches(req.headers["if-none-match"], entry.etag)) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-    res.statusCode = 200;
-    res.setHeader("Content-Type", "application/json");
-    res.setHeader("Content-Length", entry.length);
-    res.end(req.method === "HEAD" ? undefined : entry.body);
+    write(res, result);
   }) as AASAHandler;
 
-  handler.ready = () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => readyWaiters.push(resolve)));
+  handler.fastify = fastifyPlugin(kinds, (method, path, headers) => respond(method, path, headers) as Answer);
+  handler.ready = ({ timeoutMs }: { timeoutMs?: number } = {}) => {
+    if (pending === 0) return Promise.resolve();
+    if (closed) return Promise.reject(new RegistryError(Status.CANCELLED, "aasaHandler: closed before it was ready"));
+    return new Promise<void>((resolve, reject) => {
+      let timer: unknown;
+      const waiter = {
+        resolve: () => { clearTimeout(timer); readyWaiters.delete(waiter); resolve(); },
+        reject: (error: unknown) => { clearTimeout(timer); readyWaiters.delete(waiter); reject(error); },
+      };
+      readyWaiters.add(waiter);
+      if (timeoutMs !== undefined) timer = setTimeout(() => waiter.reject(notReady(entries, timeoutMs)), timeoutMs);
+    });
+  };
   handler.close = () => {
     if (closed) return;
     closed = true;
     controller.abort();
     for (const wake of [...sleepers]) wake();
+    for (const waiter of [...readyWaiters]) waiter.reject(new RegistryError(Status.CANCELLED, "aasaHandler: closed before it was ready"));
   };
   return handler;
 }
 
-/**
- * Compact JSON with object keys sorted, as the registry writes its documents: the bytes served then match
- * the registry's own, so its ETag (a hash of those bytes) stays a truthful validator.
- */
-export function canonicalJSON(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
-    return sorted;
-  });
+function served(body: string, etag: string): { body: string; length: string; etag: string } {
+  return { body, length: String(new TextEncoder().encode(body).byteLength), etag };
+}
+
+function notReady(entries: Map<string, Entry>, timeoutMs: number): RegistryError {
+  const missing = [...entries].filter(([, entry]) => !entry.confirmed);
+  const reasons = missing.map(([name, entry]) => (entry.lastError === undefined ? name : `${name} (${String(entry.lastError)})`));
+  const cause = missing.find(([, entry]) => entry.lastError !== undefined)?.[1].lastError;
+  return new RegistryError(Status.DEADLINE_EXCEEDED, `aasaHandler: not ready after ${timeoutMs} ms: no answer yet for ${reasons.join(", ")}`, cause === undefined ? {} : { cause });
 }
 
 function defaultClient(options: AASAHandlerOptions): RouteRegistryClient {
   if (options.server === undefined) throw new TypeError("aasaHandler needs `server` or `client`");
-  const clientOptions: ConstructorParameters<typeof RouteRegistryClient>[0] = { server: options.server };
+  const clientOptions: ConstructorParameters<typeof RouteRegistryClient>[0] = { server: options.server, retries: 0 };
   if (options.token !== undefined) clientOptions.token = options.token;
   if (options.fetch !== undefined) clientOptions.fetch = options.fetch;
   return new RouteRegistryClient(clientOptions);
 }
 
-function reply(res: ResponseLike, status: number, text: string): void {
-  res.statusCode = status;
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
-  res.setHeader("Cache-Control", "no-store");
-  res.end(text);
-}
-
-/** The registry's ETag is opaque; HTTP wants it quoted. */
-function quoteEtag(etag: string): string {
-  return /^(W\/)?".*"$/.test(etag) ? etag : `"${etag.replace(/"/g, "")}"`;
-}
-
-/** `If-None-Match` uses weak comparison: `W/` prefixes are ignored, `*` matches any current document. */
-function etagMatches(header: string | string[] | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  const strip = (tag: string): string => tag.trim().replace(/^W\//, "");
-  const wanted = strip(etag);
-  const values = Array.isArray(header) ? header.join(",") : header;
-  return values.split(",").some((tag) => tag.trim() === "*" || strip(tag) === wanted);
+function write(res: ResponseLike, result: Answer): void {
+  res.statusCode = result.status;
+  for (const [name, value] of result.headers) res.setHeader(name, value);
+  res.end(result.body);
 }

@@ -1,5 +1,5 @@
-import { METHOD_NAMES, clientMethodName } from "./api.js";
-import type { ClientMethodName, MethodName, RegistryApi } from "./api.js";
+import { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
+import type { ClientMethodName, MethodInfo, MethodName, PagedMethodName, RegistryApi } from "./api.js";
 import { ProtocolError, RegistryError, STATUS_NAMES, Status } from "./errors.js";
 import type { ErrorDetail } from "./errors.js";
 
@@ -24,9 +24,22 @@ export interface ClientOptions {
   token?: string;
   /** A `fetch` implementation; the global one by default. */
   fetch?: FetchFunction;
-  /** A deadline for every call, in milliseconds, unless the call sets its own (none by default). */
+  /** A deadline for every call, in milliseconds, retries included, unless the call sets its own (none by default). */
   timeoutMs?: number;
+  /**
+   * How many times a call is repeated after UNAVAILABLE (default 2), with exponential backoff. Only when it is
+   * safe: a read; a write that takes an idempotency `requestId` (one random id per call, the same on every
+   * attempt, so the server applies it once); or any call whose connection was refused (nothing was sent).
+   */
+  retries?: number;
+  /** First retry delay in ms (default 100); doubles per attempt, with jitter. */
+  minBackoffMs?: number;
+  /** Longest retry delay in ms (default 2000). */
+  maxBackoffMs?: number;
 }
+
+/** The environment `fromEnv` reads (Node's `process.env` by default). */
+export type Environment = Record<string, string | undefined>;
 
 /** Per-call options. */
 export interface CallOptions {
@@ -38,6 +51,10 @@ export interface CallOptions {
 
 type Params<M extends MethodName> = RegistryApi[M]["params"];
 type Result<M extends MethodName> = RegistryApi[M]["result"];
+/** The item type of a paged list method's result (its one array). */
+export type PageItem<M extends PagedMethodName> = {
+  [K in keyof Result<M>]-?: NonNullable<Result<M>[K]> extends readonly (infer T)[] ? T : never;
+}[keyof Result<M>];
 
 /** One typed method per API method: `Routes.SwitchOff` is `routesSwitchOff(params, options?)`. */
 export type RegistryMethods = {
@@ -63,13 +80,30 @@ export class RouteRegistryClient {
   private readonly token?: string;
   private readonly fetchImpl: FetchFunction;
   private readonly timeoutMs?: number;
+  private readonly retries: number;
+  private readonly minBackoffMs: number;
+  private readonly maxBackoffMs: number;
   private nextId = 1;
+
+  /**
+   * A client configured as the `routereg` CLI is by its environment: `ROUTEREG_SERVER` (default
+   * `http://127.0.0.1:8080`) and `ROUTEREG_TOKEN`; `overrides` win.
+   */
+  static fromEnv(overrides: Partial<ClientOptions> = {}, env?: Environment): RouteRegistryClient {
+    const variables = env ?? (globalThis as { process?: { env?: Environment } }).process?.env ?? {};
+    const options: ClientOptions = { server: variables.ROUTEREG_SERVER || "http://127.0.0.1:8080" };
+    if (variables.ROUTEREG_TOKEN) options.token = variables.ROUTEREG_TOKEN;
+    return new RouteRegistryClient({ ...options, ...overrides });
+  }
 
   constructor(options: ClientOptions) {
     const base = options.server.replace(/\/+$/, "");
     this.endpoint = base.endsWith("/rpc") ? base : `${base}/rpc`;
     if (options.token !== undefined) this.token = options.token;
     if (options.timeoutMs !== undefined) this.timeoutMs = options.timeoutMs;
+    this.retries = Math.max(0, options.retries ?? 2);
+    this.minBackoffMs = options.minBackoffMs ?? 100;
+    this.maxBackoffMs = options.maxBackoffMs ?? 2000;
     const fetchImpl = options.fetch ?? (typeof fetch === "function" ? (fetch as unknown as FetchFunction) : undefined);
     if (fetchImpl === undefined) throw new TypeError("no fetch available: pass options.fetch (Node 18+ has one)");
     this.fetchImpl = fetchImpl;
@@ -77,12 +111,54 @@ export class RouteRegistryClient {
 
   /** Calls `method` by its wire name; the typed methods are shorthands for this. */
   async call<M extends MethodName>(method: M, params?: Params<M>, options: CallOptions = {}): Promise<Result<M>> {
+    const info = (METHOD_INFO as Partial<Record<string, MethodInfo>>)[method];
+    let wire: unknown = params;
+    if (info?.requestId && (params === undefined || !("requestId" in (params as object)))) {
+      wire = { ...(params as object | undefined), requestId: randomRequestId() };
+    }
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
+      try {
+        return (await this.send(method, wire, options.signal, remaining, timeoutMs)) as Result<M>;
+      } catch (error) {
+        if (attempt >= this.retries || !mayRetry(error, info)) throw error;
+        const delay = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+        if ((deadline !== undefined && Date.now() + delay >= deadline) || options.signal?.aborted) throw error;
+        await new Promise((resolve) => setTimeout(() => resolve(undefined), delay));
+      }
+    }
+  }
+
+  /** Every page of a paged list method (`"Routes.List"`, ...), following `nextPageToken`. */
+  async *pages<M extends PagedMethodName>(method: M, params?: Params<M>, options: CallOptions = {}): AsyncGenerator<Result<M>> {
+    const seen = new Set<string>();
+    let pageToken: string | undefined;
+    for (;;) {
+      const page = (await this.call(method, { ...(params as object | undefined), ...(pageToken ? { pageToken } : {}) } as Params<M>, options)) as Result<M> & { nextPageToken?: string };
+      yield page;
+      pageToken = page.nextPageToken || undefined;
+      if (pageToken === undefined) return;
+      if (seen.has(pageToken)) throw new ProtocolError(-32603, `${method} returned the page token ${pageToken} twice`, { method });
+      seen.add(pageToken);
+    }
+  }
+
+  /** Every item of a paged list method, fetching pages as needed: `for await (const r of client.items("Routes.List", { app }))`. */
+  async *items<M extends PagedMethodName>(method: M, params?: Params<M>, options: CallOptions = {}): AsyncGenerator<PageItem<M>> {
+    const key = METHOD_INFO[method].pageItems as string;
+    for await (const page of this.pages(method, params, options)) {
+      for (const item of ((page as Record<string, unknown>)[key] as PageItem<M>[] | undefined) ?? []) yield item;
+    }
+  }
+
+  private async send(method: string, params: unknown, signal: AbortSignalLike | undefined, timeoutMs: number | undefined, budgetMs: number | undefined): Promise<unknown> {
     const request: Record<string, unknown> = { jsonrpc: "2.0", id: this.nextId++, method };
     if (params !== undefined) request.params = params;
     else if (method !== "rpc.discover") request.params = {};
     const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
     if (this.token !== undefined) headers.Authorization = `Bearer ${this.token}`;
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     if (timeoutMs !== undefined) headers["X-Request-Timeout-Ms"] = String(Math.max(1, Math.round(timeoutMs)));
 
     const controller = new AbortController();
@@ -92,8 +168,8 @@ export class RouteRegistryClient {
       controller.abort();
     }, timeoutMs);
     const onAbort = (): void => controller.abort();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    if (options.signal?.aborted) controller.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) controller.abort();
 
     let status: number;
     let statusText: string;
@@ -109,16 +185,41 @@ export class RouteRegistryClient {
       statusText = response.statusText;
       text = await response.text();
     } catch (error) {
-      if (timedOut) throw new RegistryError(Status.DEADLINE_EXCEEDED, `${method}: deadline of ${timeoutMs} ms exceeded`, { method, cause: error });
-      if (options.signal?.aborted) throw new RegistryError(Status.CANCELLED, `${method}: cancelled`, { method, cause: error });
+      if (timedOut) throw new RegistryError(Status.DEADLINE_EXCEEDED, `${method}: deadline of ${budgetMs} ms exceeded`, { method, cause: error });
+      if (signal?.aborted) throw new RegistryError(Status.CANCELLED, `${method}: cancelled`, { method, cause: error });
       const reason = error instanceof Error ? error.message : String(error);
-      throw new RegistryError(Status.UNAVAILABLE, `${method}: registry unreachable (${reason})`, { method, cause: error });
+      const unreachable = new RegistryError(Status.UNAVAILABLE, `${method}: registry unreachable (${reason})`, { method, cause: error });
+      if (connectionRefused(error)) notSent.add(unreachable);
+      throw unreachable;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
     }
-    return decodeResponse(method, status, statusText, text) as Result<M>;
+    return decodeResponse(method, status, statusText, text);
   }
+}
+
+/** Errors of calls that certainly never reached the server (their connection was refused). */
+const notSent = new WeakSet<object>();
+
+/** Only UNAVAILABLE is retried, and only when repeating cannot apply a write twice. */
+function mayRetry(error: unknown, info: MethodInfo | undefined): boolean {
+  if (!(error instanceof RegistryError) || error.code !== Status.UNAVAILABLE) return false;
+  return notSent.has(error) || info?.readOnly === true || info?.requestId === true;
+}
+
+function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === "string" && ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(cause.code);
+}
+
+/** A random idempotency key: the global Web Crypto's UUID where there is one (Node 19+), else 128 random bits. */
+function randomRequestId(): string {
+  const webCrypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (typeof webCrypto?.randomUUID === "function") return webCrypto.randomUUID();
+  let id = "";
+  for (let i = 0; i < 4; i++) id += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, "0");
+  return id;
 }
 
 for (const method of METHOD_NAMES) {

@@ -5,9 +5,16 @@ export { parseLinkURL, percentDecode } from "./linkUrl.js";
 export type { LinkURL } from "./linkUrl.js";
 export * from "./types.js";
 export * from "./errors.js";
-export { METHOD_NAMES, clientMethodName } from "./api.js";
-export type { RegistryApi, MethodName, ClientMethodName, AssociationResult, WatchResult } from "./api.js";
+export { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
+export type {
+  RegistryApi, MethodInfo, MethodName, PagedMethodName, ClientMethodName, AssociationResult, WatchResult,
+} from "./api.js";
 export { RouteRegistryClient } from "./client.js";
-export type { ClientOptions, CallOptions, FetchFunction, AbortSignalLike, RegistryMethods } from "./client.js";
+export type {
+  ClientOptions, CallOptions, Environment, FetchFunction, AbortSignalLike, PageItem, RegistryMethods,
+} from "./client.js";
 export { aasaHandler, canonicalJSON } from "./aasaHandler.js";
-export type { AASAHandler, AASAHandlerOptions, RefreshOptions, RequestLike, ResponseLike } from "./aasaHandler.js";
+export type {
+  AASAHandler, AASAHandlerOptions, DocumentUpdate, RefreshOptions, RequestLike, ResponseLike, StartupDocument,
+} from "./aasaHandler.js";
+export type { FastifyInstanceLike, FastifyPluginLike, FastifyReplyLike, FastifyRequestLike } from "./fastifyPlugin.js";

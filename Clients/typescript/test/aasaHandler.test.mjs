@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { createHash } from "node:crypto";
-import { aasaHandler, canonicalJSON } from "../dist/index.js";
+import { aasaHandler, canonicalJSON } from "../dist/esm/index.js";
 import { eventually, request, startFakeRegistry, startServer } from "./support/rpcServer.mjs";
 
 const aasaFor = (app, path) => ({ applinks: { details: [{ appIDs: [app], components: [{ "/": path }] }] } });
@@ -122,7 +122,7 @@ test("a new revision reaches the handler through Associations.Watch", async () =
     const changed = aasaFor("ABCDE12345.com.badoo.Badoo", "/l/b/*");
     const etag = t.registry.setDocument("m.badoo.com", "aasa", changed);
     await eventually(() => t.updates.some((u) => u.etag === etag), "the new revision to arrive");
-    assert.deepEqual(t.updates.find((u) => u.etag === etag), { host: "m.badoo.com", kind: "aasa", revision: 2, etag });
+    assert.deepEqual(t.updates.find((u) => u.etag === etag), { host: "m.badoo.com", kind: "aasa", revision: 2, etag, document: changed });
     const now = await request(t.web.port, "/.well-known/apple-app-site-association", { headers: { host: "m.badoo.com", "if-none-match": `"${t.etags.mobile}"` } });
     assert.equal(now.status, 200);
     assert.equal(now.headers.etag, `"${etag}"`);

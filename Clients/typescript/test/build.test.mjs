@@ -1,5 +1,5 @@
-// The committed dist/ must be exactly what `tsc -p .` emits from src/: recompile to a temporary directory
-// and compare every file both ways.
+// The committed dist/ must be exactly what `node scripts/build.mjs` (tsc, once as ES modules and once as
+// CommonJS) emits from src/: rebuild into a temporary directory and compare every file both ways.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -18,13 +18,15 @@ function listFiles(dir, prefix = "") {
 test("dist/ is the current build of src/", () => {
   const out = mkdtempSync(path.join(tmpdir(), "routereg-ts-build-"));
   try {
-    const tsc = process.env.TSC ?? "tsc";
-    const result = spawnSync(tsc, ["-p", packageDir, "--outDir", out], { encoding: "utf8" });
-    assert.equal(result.error, undefined, `running ${tsc}: ${result.error}`);
-    assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+    const script = path.join(packageDir, "scripts", "build.mjs");
+    const result = spawnSync(process.execPath, [script, "--out", out], { encoding: "utf8" });
+    assert.equal(result.error, undefined, `running the build: ${result.error}`);
+    assert.equal(result.status, 0, `the build failed:\n${result.stdout}${result.stderr}`);
     const dist = path.join(packageDir, "dist");
     const built = listFiles(out);
-    assert.ok(built.includes("index.js") && built.includes("index.d.ts"), "the build emits JavaScript and declarations");
+    for (const file of ["esm/index.js", "esm/index.d.ts", "cjs/index.js", "cjs/index.d.ts", "cjs/package.json"]) {
+      assert.ok(built.includes(file), `the build emits ${file}`);
+    }
     assert.deepEqual(listFiles(dist), built, "dist/ holds exactly the emitted files (run `npm run build`)");
     for (const file of built) {
       assert.equal(readFileSync(path.join(dist, file), "utf8"), readFileSync(path.join(out, file), "utf8"), `dist/${file} is stale: run \`npm run build\``);

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { ProtocolError, RegistryError, RouteRegistryClient, Status, clientMethodName } from "../dist/index.js";
+import { ProtocolError, RegistryError, RouteRegistryClient, Status, clientMethodName } from "../dist/esm/index.js";
 import { openRPCFile } from "./support/paths.mjs";
 import { sendJSON, startServer } from "./support/rpcServer.mjs";
 

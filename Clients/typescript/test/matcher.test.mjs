@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { evaluate, parseLinkURL, percentDecode } from "../dist/index.js";
+import { evaluate, parseLinkURL, percentDecode } from "../dist/esm/index.js";
 import { conformanceFile, routeVectorsFile, upstreamConformanceFile } from "./support/paths.mjs";
 
 function runVectors(file) {

@@ -11,7 +11,7 @@ import http from "node:http";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { RegistryError, RouteRegistryClient, aasaHandler, evaluate } from "../dist/index.js";
+import { RegistryError, RouteRegistryClient, aasaHandler, evaluate } from "../dist/esm/index.js";
 import { eventually, request } from "./support/rpcServer.mjs";
 
 const BIN = process.env.ROUTEREG_BIN;

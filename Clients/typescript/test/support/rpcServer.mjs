@@ -2,7 +2,7 @@
 // registry that serves Associations.Get / Associations.Watch from memory for the handler's tests.
 import http from "node:http";
 import { createHash } from "node:crypto";
-import { canonicalJSON } from "../../dist/index.js";
+import { canonicalJSON } from "../../dist/esm/index.js";
 
 /** Starts an HTTP server on an ephemeral loopback port; `handle(req, body, res)` answers each request. */
 export async function startServer(handle) {

@@ -1,4 +1,4 @@
-import type { ClientMethodName, MethodName, RegistryApi } from "./api.js";
+import type { ClientMethodName, MethodName, PagedMethodName, RegistryApi } from "./api.js";
 /** The part of an `AbortSignal` the client needs (structural, so any fetch implementation's signal fits). */
 export interface AbortSignalLike {
     readonly aborted: boolean;
@@ -27,9 +27,21 @@ export interface ClientOptions {
     token?: string;
     /** A `fetch` implementation; the global one by default. */
     fetch?: FetchFunction;
-    /** A deadline for every call, in milliseconds, unless the call sets its own (none by default). */
+    /** A deadline for every call, in milliseconds, retries included, unless the call sets its own (none by default). */
     timeoutMs?: number;
+    /**
+     * How many times a call is repeated after UNAVAILABLE (default 2), with exponential backoff. Only when it is
+     * safe: a read; a write that takes an idempotency `requestId` (one random id per call, the same on every
+     * attempt, so the server applies it once); or any call whose connection was refused (nothing was sent).
+     */
+    retries?: number;
+    /** First retry delay in ms (default 100); doubles per attempt, with jitter. */
+    minBackoffMs?: number;
+    /** Longest retry delay in ms (default 2000). */
+    maxBackoffMs?: number;
 }
+/** The environment `fromEnv` reads (Node's `process.env` by default). */
+export declare type Environment = Record<string, string | undefined>;
 /** Per-call options. */
 export interface CallOptions {
     /** Aborts the call; it then fails with CANCELLED. */
@@ -39,6 +51,10 @@ export interface CallOptions {
 }
 declare type Params<M extends MethodName> = RegistryApi[M]["params"];
 declare type Result<M extends MethodName> = RegistryApi[M]["result"];
+/** The item type of a paged list method's result (its one array). */
+export declare type PageItem<M extends PagedMethodName> = {
+    [K in keyof Result<M>]-?: NonNullable<Result<M>[K]> extends readonly (infer T)[] ? T : never;
+}[keyof Result<M>];
 /** One typed method per API method: `Routes.SwitchOff` is `routesSwitchOff(params, options?)`. */
 export declare type RegistryMethods = {
     [M in MethodName as ClientMethodName<M>]: {} extends Params<M> ? (params?: Params<M>, options?: CallOptions) => Promise<Result<M>> : (params: Params<M>, options?: CallOptions) => Promise<Result<M>>;
@@ -57,9 +73,22 @@ export declare class RouteRegistryClient {
     private readonly token?;
     private readonly fetchImpl;
     private readonly timeoutMs?;
+    private readonly retries;
+    private readonly minBackoffMs;
+    private readonly maxBackoffMs;
     private nextId;
+    /**
+     * A client configured as the `routereg` CLI is by its environment: `ROUTEREG_SERVER` (default
+     * `http://127.0.0.1:8080`) and `ROUTEREG_TOKEN`; `overrides` win.
+     */
+    static fromEnv(overrides?: Partial<ClientOptions>, env?: Environment): RouteRegistryClient;
     constructor(options: ClientOptions);
     /** Calls `method` by its wire name; the typed methods are shorthands for this. */
     call<M extends MethodName>(method: M, params?: Params<M>, options?: CallOptions): Promise<Result<M>>;
+    /** Every page of a paged list method (`"Routes.List"`, ...), following `nextPageToken`. */
+    pages<M extends PagedMethodName>(method: M, params?: Params<M>, options?: CallOptions): AsyncGenerator<Result<M>>;
+    /** Every item of a paged list method, fetching pages as needed: `for await (const r of client.items("Routes.List", { app }))`. */
+    items<M extends PagedMethodName>(method: M, params?: Params<M>, options?: CallOptions): AsyncGenerator<PageItem<M>>;
+    private send;
 }
 export {};

@@ -1,4 +1,4 @@
-import { METHOD_NAMES, clientMethodName } from "./api.js";
+import { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
 import { ProtocolError, RegistryError, STATUS_NAMES, Status } from "./errors.js";
 /**
  * A JSON-RPC 2.0 client for the registry: `appsCreate`, `routesCreate`, `releasesPublish`, `canOpenCheck`,
@@ -14,13 +14,73 @@ export class RouteRegistryClient {
             this.token = options.token;
         if (options.timeoutMs !== undefined)
             this.timeoutMs = options.timeoutMs;
+        this.retries = Math.max(0, options.retries ?? 2);
+        this.minBackoffMs = options.minBackoffMs ?? 100;
+        this.maxBackoffMs = options.maxBackoffMs ?? 2000;
         const fetchImpl = options.fetch ?? (typeof fetch === "function" ? fetch : undefined);
         if (fetchImpl === undefined)
             throw new TypeError("no fetch available: pass options.fetch (Node 18+ has one)");
         this.fetchImpl = fetchImpl;
     }
+    /**
+     * A client configured as the `routereg` CLI is by its environment: `ROUTEREG_SERVER` (default
+     * `http://127.0.0.1:8080`) and `ROUTEREG_TOKEN`; `overrides` win.
+     */
+    static fromEnv(overrides = {}, env) {
+        const variables = env ?? globalThis.process?.env ?? {};
+        const options = { server: variables.ROUTEREG_SERVER || "http://127.0.0.1:8080" };
+        if (variables.ROUTEREG_TOKEN)
+            options.token = variables.ROUTEREG_TOKEN;
+        return new RouteRegistryClient({ ...options, ...overrides });
+    }
     /** Calls `method` by its wire name; the typed methods are shorthands for this. */
     async call(method, params, options = {}) {
+        const info = METHOD_INFO[method];
+        let wire = params;
+        if (info?.requestId && (params === undefined || !("requestId" in params))) {
+            wire = { ...params, requestId: randomRequestId() };
+        }
+        const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+        const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+        for (let attempt = 0;; attempt++) {
+            const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
+            try {
+                return (await this.send(method, wire, options.signal, remaining, timeoutMs));
+            }
+            catch (error) {
+                if (attempt >= this.retries || !mayRetry(error, info))
+                    throw error;
+                const delay = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+                if ((deadline !== undefined && Date.now() + delay >= deadline) || options.signal?.aborted)
+                    throw error;
+                await new Promise((resolve) => setTimeout(() => resolve(undefined), delay));
+            }
+        }
+    }
+    /** Every page of a paged list method (`"Routes.List"`, ...), following `nextPageToken`. */
+    async *pages(method, params, options = {}) {
+        const seen = new Set();
+        let pageToken;
+        for (;;) {
+            const page = (await this.call(method, { ...params, ...(pageToken ? { pageToken } : {}) }, options));
+            yield page;
+            pageToken = page.nextPageToken || undefined;
+            if (pageToken === undefined)
+                return;
+            if (seen.has(pageToken))
+                throw new ProtocolError(-32603, `${method} returned the page token ${pageToken} twice`, { method });
+            seen.add(pageToken);
+        }
+    }
+    /** Every item of a paged list method, fetching pages as needed: `for await (const r of client.items("Routes.List", { app }))`. */
+    async *items(method, params, options = {}) {
+        const key = METHOD_INFO[method].pageItems;
+        for await (const page of this.pages(method, params, options)) {
+            for (const item of page[key] ?? [])
+                yield item;
+        }
+    }
+    async send(method, params, signal, timeoutMs, budgetMs) {
         const request = { jsonrpc: "2.0", id: this.nextId++, method };
         if (params !== undefined)
             request.params = params;
@@ -29,7 +89,6 @@ export class RouteRegistryClient {
         const headers = { "Content-Type": "application/json", Accept: "application/json" };
         if (this.token !== undefined)
             headers.Authorization = `Bearer ${this.token}`;
-        const timeoutMs = options.timeoutMs ?? this.timeoutMs;
         if (timeoutMs !== undefined)
             headers["X-Request-Timeout-Ms"] = String(Math.max(1, Math.round(timeoutMs)));
         const controller = new AbortController();
@@ -39,8 +98,8 @@ export class RouteRegistryClient {
             controller.abort();
         }, timeoutMs);
         const onAbort = () => controller.abort();
-        options.signal?.addEventListener("abort", onAbort, { once: true });
-        if (options.signal?.aborted)
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (signal?.aborted)
             controller.abort();
         let status;
         let statusText;
@@ -58,22 +117,47 @@ export class RouteRegistryClient {
         }
         catch (error) {
             if (timedOut)
-                throw new RegistryError(Status.DEADLINE_EXCEEDED, `${method}: deadline of ${timeoutMs} ms exceeded`, { method, cause: error });
-            if (options.signal?.aborted)
+                throw new RegistryError(Status.DEADLINE_EXCEEDED, `${method}: deadline of ${budgetMs} ms exceeded`, { method, cause: error });
+            if (signal?.aborted)
                 throw new RegistryError(Status.CANCELLED, `${method}: cancelled`, { method, cause: error });
             const reason = error instanceof Error ? error.message : String(error);
-            throw new RegistryError(Status.UNAVAILABLE, `${method}: registry unreachable (${reason})`, { method, cause: error });
+            const unreachable = new RegistryError(Status.UNAVAILABLE, `${method}: registry unreachable (${reason})`, { method, cause: error });
+            if (connectionRefused(error))
+                notSent.add(unreachable);
+            throw unreachable;
         }
         finally {
             if (timer !== undefined)
                 clearTimeout(timer);
-            options.signal?.removeEventListener("abort", onAbort);
+            signal?.removeEventListener("abort", onAbort);
         }
         return decodeResponse(method, status, statusText, text);
     }
 }
 /** Every wire method name the client speaks, in the OpenRPC document's order. */
 RouteRegistryClient.methods = METHOD_NAMES;
+/** Errors of calls that certainly never reached the server (their connection was refused). */
+const notSent = new WeakSet();
+/** Only UNAVAILABLE is retried, and only when repeating cannot apply a write twice. */
+function mayRetry(error, info) {
+    if (!(error instanceof RegistryError) || error.code !== Status.UNAVAILABLE)
+        return false;
+    return notSent.has(error) || info?.readOnly === true || info?.requestId === true;
+}
+function connectionRefused(error) {
+    const cause = error?.cause;
+    return typeof cause?.code === "string" && ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"].includes(cause.code);
+}
+/** A random idempotency key: the global Web Crypto's UUID where there is one (Node 19+), else 128 random bits. */
+function randomRequestId() {
+    const webCrypto = globalThis.crypto;
+    if (typeof webCrypto?.randomUUID === "function")
+        return webCrypto.randomUUID();
+    let id = "";
+    for (let i = 0; i < 4; i++)
+        id += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, "0");
+    return id;
+}
 for (const method of METHOD_NAMES) {
     Object.defineProperty(RouteRegistryClient.prototype, clientMethodName(method), {
         value: function (params, options) {

@@ -4,6 +4,6 @@ export * from "./matcher.js";
 export { parseLinkURL, percentDecode } from "./linkUrl.js";
 export * from "./types.js";
 export * from "./errors.js";
-export { METHOD_NAMES, clientMethodName } from "./api.js";
+export { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
 export { RouteRegistryClient } from "./client.js";
 export { aasaHandler, canonicalJSON } from "./aasaHandler.js";

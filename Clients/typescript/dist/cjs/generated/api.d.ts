@@ -1,0 +1,873 @@
+/** An app version: 1 to 4 dot-separated decimal numbers (5, 5.12, 5.12.0, 5.12.0.4411) compared numerically, missing components counting as 0 (5.12 == 5.12.0). An Android versionCode is the one-component case, written as a string ("51200"). */
+export declare type Version = string;
+export declare type Platform = "ios" | "android";
+/** Lower-case identifier of an app or a route, [a-z][a-z0-9-]{0,62}. */
+export declare type Identifier = string;
+/** A host name without port or trailing dot; compared case-insensitively, stored lower-case. */
+export declare type Host = string;
+/** TEAMID.bundle.id, the team ID being 10 upper-case letters or digits. */
+export declare type IOSAppID = string;
+/** At most this many items per page; 50 when absent. */
+export declare type PageSize = number;
+/** Opaque: the nextPageToken of the previous page. Empty or absent for the first page. */
+export declare type PageToken = string;
+/** Opaque token for the next page; empty (or absent) on the last page. */
+export declare type NextPageToken = string;
+/** Opaque version tag. Send it back with Update/Delete: a stale one fails with ABORTED (10). */
+export declare type Etag = string;
+export declare type ReleaseState = "draft" | "live" | "retired";
+/** open: versions that handle the route open it in the app; exclude: always the browser. */
+export declare type RouteAction = "open" | "exclude";
+export declare type DocumentKind = "aasa" | "assetlinks";
+export declare type Role = "admin" | "releaser" | "reader";
+/** An empty result ({}). */
+export declare type Empty = Record<string, unknown>;
+/** Matching defaults (Apple's defaults dictionary); a rule's own setting wins. caseSensitive and percentEncoded both default to true. */
+export interface MatchDefaults {
+    caseSensitive?: boolean | null;
+    percentEncoded?: boolean | null;
+}
+export interface MatchDefaultsOutput {
+    caseSensitive?: boolean | null;
+    percentEncoded?: boolean | null;
+}
+/** A string matched against the whole query, or named items {name: pattern} that must each match (a missing item counts as empty; every occurrence of a repeated name must match). */
+export declare type QueryPattern = string | Record<string, string>;
+/** A route's URL pattern in the terms of Apple's AASA components: * any run of characters (none and / included), ? exactly one character, $(name) a substitution variable. */
+export interface URLPattern {
+    /** Custom URL scheme (badoo for badoo://offer/1); absent for web links. */
+    scheme?: string | null;
+    /** Path pattern (/l/a/*); absent matches any path. */
+    path?: string | null;
+    /** Query pattern; absent matches any query. */
+    query?: QueryPattern | null;
+    /** Fragment pattern; absent matches any fragment. */
+    fragment?: string | null;
+    caseSensitive?: boolean | null;
+    percentEncoded?: boolean | null;
+}
+export interface URLPatternOutput {
+    /** Custom URL scheme (badoo for badoo://offer/1); absent for web links. */
+    scheme?: string | null;
+    /** Path pattern (/l/a/*); absent matches any path. */
+    path?: string | null;
+    /** Query pattern; absent matches any query. */
+    query?: QueryPattern | null;
+    /** Fragment pattern; absent matches any fragment. */
+    fragment?: string | null;
+    caseSensitive?: boolean | null;
+    percentEncoded?: boolean | null;
+}
+/** Half-open range [since, until); until null or absent: every later version. */
+export interface VersionRange {
+    since: Version;
+    until?: Version | null;
+}
+export interface VersionRangeOutput {
+    since: Version;
+    until?: Version | null;
+}
+export interface SwitchedOff {
+    version: Version;
+    reason?: string | null;
+}
+export interface SwitchedOffOutput {
+    version: Version;
+    reason?: string | null;
+}
+/** An app as sent to Apps.Create / Apps.Update. Output-only fields are accepted and ignored. */
+export interface App {
+    id: Identifier;
+    displayName?: string | null;
+    ios?: ({
+        appIds: IOSAppID[];
+        webcredentials?: boolean | null;
+        appClips?: IOSAppID[] | null;
+    }) | null;
+    android?: {
+        packageName: string;
+        sha256CertFingerprints: string[];
+    } | null;
+    /** Custom URL schemes the app answers, lower-case, without :// */
+    schemes?: string[];
+    fallback?: {
+        /** Marker query item name; ul_fallback by default. */
+        queryItem?: string;
+        /** Marker value; 1 by default; never empty. */
+        value?: string;
+    };
+    defaults?: MatchDefaults | null;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    name?: string;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    etag?: Etag;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    createTime?: string;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    updateTime?: string | null;
+}
+/** An app as the server returns it: name apps/{id}. */
+export interface AppOutput {
+    id: Identifier;
+    displayName?: string | null;
+    ios?: ({
+        appIds: IOSAppID[];
+        webcredentials?: boolean | null;
+        appClips?: IOSAppID[] | null;
+    }) | null;
+    android?: {
+        packageName: string;
+        sha256CertFingerprints: string[];
+    } | null;
+    /** Custom URL schemes the app answers, lower-case, without :// */
+    schemes?: string[];
+    fallback?: {
+        /** Marker query item name; ul_fallback by default. */
+        queryItem?: string;
+        /** Marker value; 1 by default; never empty. */
+        value?: string;
+    };
+    defaults?: MatchDefaultsOutput | null;
+    /** AIP-style resource name; output only. */
+    name: string;
+    etag: Etag;
+    /** RFC 3339 timestamp, UTC. */
+    createTime: string;
+    /** RFC 3339 timestamp, UTC. */
+    updateTime?: string | null;
+}
+/** A domain as sent to Domains.Create. */
+export interface Domain {
+    host: Host;
+    /** IDs of the apps served on this host, in AASA order. */
+    apps: Identifier[];
+    aliasOf?: Host | null;
+    defaults?: MatchDefaults | null;
+    /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. */
+    substitutionVariables?: Record<string, string[]> | null;
+    /** Also emit the legacy paths form for iOS 12 and earlier. */
+    legacyPaths?: boolean | null;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    name?: string;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    etag?: Etag;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    createTime?: string;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    updateTime?: string | null;
+}
+/** A domain as the server returns it: name domains/{host}. */
+export interface DomainOutput {
+    host: Host;
+    /** IDs of the apps served on this host, in AASA order. */
+    apps?: Identifier[];
+    aliasOf?: Host | null;
+    defaults?: MatchDefaultsOutput | null;
+    /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. */
+    substitutionVariables?: Record<string, string[]> | null;
+    /** Also emit the legacy paths form for iOS 12 and earlier. */
+    legacyPaths?: boolean | null;
+    /** AIP-style resource name; output only. */
+    name: string;
+    etag: Etag;
+    /** RFC 3339 timestamp, UTC. */
+    createTime: string;
+    /** RFC 3339 timestamp, UTC. */
+    updateTime?: string | null;
+}
+/** A route as sent to Routes.Create / Routes.Update (action defaults to open). Output-only fields are accepted and ignored. */
+export interface Route {
+    id: Identifier;
+    pattern: URLPattern;
+    action?: RouteAction;
+    /** Versions that handle the route, per platform. Empty for exclude routes. */
+    platforms?: {
+        ios?: VersionRange;
+        android?: VersionRange;
+    };
+    /** Versions the route is switched off for (kill switch); kept by Routes.Update. */
+    switchedOff?: {
+        ios?: SwitchedOff[];
+        android?: SwitchedOff[];
+    };
+    /** Hosts the route applies to; empty: every domain of the app. */
+    domains?: Host[];
+    /** For a custom-scheme route: the web URL to fall back to; {path} and {query} are substituted. */
+    webFallback?: string | null;
+    comment?: string | null;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    name?: string;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    etag?: Etag;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    createTime?: string;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    updateTime?: string | null;
+    /** Output only; ignored on input. */
+    app?: Identifier;
+    /** Output only; ignored on input. */
+    position?: number;
+}
+/** A route as the server returns it: name apps/{app}/routes/{id}. */
+export interface RouteOutput {
+    id: Identifier;
+    pattern: URLPatternOutput;
+    action: RouteAction;
+    /** Versions that handle the route, per platform. Empty for exclude routes. */
+    platforms?: {
+        ios?: VersionRangeOutput;
+        android?: VersionRangeOutput;
+    };
+    /** Versions the route is switched off for (kill switch); kept by Routes.Update. */
+    switchedOff?: {
+        ios?: SwitchedOffOutput[];
+        android?: SwitchedOffOutput[];
+    };
+    /** Hosts the route applies to; empty: every domain of the app. */
+    domains?: Host[];
+    /** For a custom-scheme route: the web URL to fall back to; {path} and {query} are substituted. */
+    webFallback?: string | null;
+    comment?: string | null;
+    app: Identifier;
+    /** 0-based place in the app's evaluation order. */
+    position: number;
+    /** AIP-style resource name; output only. */
+    name: string;
+    etag: Etag;
+    /** RFC 3339 timestamp, UTC. */
+    createTime?: string;
+    /** RFC 3339 timestamp, UTC. */
+    updateTime?: string | null;
+}
+/** An app version on a platform: draft -> live -> retired. */
+export interface Release {
+    /** apps/{app}/platforms/{platform}/releases/{version} */
+    name: string;
+    app: Identifier;
+    platform: Platform;
+    version: Version;
+    state: ReleaseState;
+    /** RFC 3339 timestamp, UTC. */
+    createTime?: string;
+    /** RFC 3339 timestamp, UTC. */
+    publishTime?: string | null;
+    /** RFC 3339 timestamp, UTC. */
+    retireTime?: string | null;
+}
+export interface LintFinding {
+    severity: "warning" | "error";
+    /** Stable machine-readable code, e.g. shadowed_rule. */
+    code: string;
+    message: string;
+    /** The route the finding is about, when there is one. */
+    route?: string | null;
+}
+/** A domain's current generated document after an event. */
+export interface RevisionRef {
+    host: Host;
+    kind?: DocumentKind;
+    revision: number;
+    etag: string;
+    /** True when this event appended a new revision. */
+    changed: boolean;
+}
+export interface ReleaseEventResult {
+    release: Release;
+    revisions: RevisionRef[];
+    lint: LintFinding[];
+}
+/** What an app version does with a URL. */
+export interface Decision {
+    /** not_associated: the URL is not the app's to open on this platform: its host is not one of the app's domains, the app has no side on the platform (no iOS app IDs or no Android package, so the well-known file never names it), or its custom scheme is not one of the app's. */
+    decision: "open_in_app" | "open_in_browser" | "not_associated";
+    reason?: "route" | "excluded" | "unsupported_version" | "switched_off" | "fallback_marker" | "no_route";
+    /** ID of the route that decided. */
+    route?: string | null;
+    /** The URL to open in the browser: the original URL plus the fallback marker. */
+    fallbackUrl?: string | null;
+    supportedSince?: Version | null;
+}
+/** One rule of a canOpen table, options resolved, with this version's verdict. Patterns use the AASA syntax (path, query, fragment; absent matches anything). */
+export interface CanOpenRule {
+    /** The route the rule comes from. */
+    route: string;
+    path?: string | null;
+    query?: QueryPattern | null;
+    fragment?: string | null;
+    caseSensitive: boolean;
+    percentEncoded: boolean;
+    action: RouteAction;
+    /** What a first match on this rule means for this version: open in the app, exclude (browser), switched_off or unsupported (browser with the fallback URL). */
+    verdict: "open" | "exclude" | "switched_off" | "unsupported";
+    supportedSince?: Version | null;
+    /** Custom-scheme routes: the web URL template to fall back to ({path}, {query}). */
+    webFallback?: string | null;
+}
+export interface CanOpenScope {
+    /** The host (m.badoo.com) or custom scheme (badoo), lower-case. */
+    name: string;
+    /** Indices into the table's rules, in evaluation order. */
+    rules: number[];
+    substitutionVariables?: Record<string, string[]> | null;
+}
+/** Everything one app version needs to decide links offline: for a URL, pick the scope of its host (http/https links) or scheme (custom links, whose host counts as the first path segment: badoo://offer/1 is matched as /offer/1); for a web link, if the URL carries the fallback marker (queryItem with a non-empty value) the decision is open_in_browser/fallback_marker; then the first rule of the scope that matches decides by its verdict (AASA matching semantics); no match: open_in_browser/no_route. Gives the same Decision as CanOpen.Check. */
+export interface CanOpenTable {
+    app: Identifier;
+    platform: Platform;
+    version: Version;
+    /** Distinct rules; scopes refer to them by index. */
+    rules: CanOpenRule[];
+    /** The hosts the app answers on, each with its ordered rules. */
+    domains: CanOpenScope[];
+    /** The app's custom schemes, each with its ordered rules. */
+    schemes: CanOpenScope[];
+    fallback: {
+        queryItem: string;
+        value: string;
+    };
+}
+/** One rule of an AASA components array. */
+export interface AASAComponent {
+    "/"?: string;
+    "?"?: QueryPattern;
+    "#"?: string;
+    exclude?: boolean;
+    caseSensitive?: boolean;
+    percentEncoded?: boolean;
+    comment?: string;
+}
+/** A rule of a generated document, located. */
+export interface DiffRule {
+    /** The iOS app ID (aasa) or Android package name (assetlinks) the rule belongs to. */
+    app: string;
+    /** Its position in that app's rule list. */
+    index: number;
+    /** The rule as written: an AASA component, or an assetlinks dynamic rule. */
+    rule: Record<string, unknown>;
+}
+/** Rule-by-rule difference between two documents of a host. Rules are compared per app and identified by the route their comment names; a rule with the same identity and different content is changed; moves alone are not reported. */
+export interface RuleDiff {
+    added: DiffRule[];
+    removed: DiffRule[];
+    changed: ({
+        before: DiffRule;
+        after: DiffRule;
+    })[];
+}
+export interface RevisionInfo {
+    revision: number;
+    etag: string;
+    /** The event that produced it, e.g. Releases.Publish ios 5.12.0. */
+    cause?: string;
+    /** RFC 3339 timestamp, UTC. */
+    createTime?: string;
+}
+/** An API credential, without its secret. */
+export interface Token {
+    /** tokens/{id} */
+    name: string;
+    id: string;
+    displayName?: string;
+    role: Role;
+    /** RFC 3339 timestamp, UTC. */
+    createTime?: string;
+    /** RFC 3339 timestamp, UTC. */
+    revokeTime?: string | null;
+}
+export interface AuditEntry {
+    id?: string | number;
+    /** RFC 3339 timestamp, UTC. */
+    at: string;
+    /** Who: the token's display name or id. */
+    actor: string;
+    method: string;
+    resource: string;
+    /** The resource before the change (any JSON; null for a creation). */
+    before?: unknown;
+    /** The resource after the change (any JSON; null for a deletion). */
+    after?: unknown;
+    requestId?: string | null;
+}
+export interface MatrixCell {
+    version: Version;
+    state: "open" | "fallback" | "switched_off" | "excluded";
+}
+export interface MatrixRow {
+    route: string;
+    pattern?: URLPatternOutput;
+    action?: RouteAction;
+    supportedSince?: Version | null;
+    cells: MatrixCell[];
+}
+/** error.data of every application error. */
+export interface ErrorData {
+    /** The gRPC status name, e.g. NOT_FOUND. */
+    status: string;
+    details?: ({
+        field?: string;
+        description?: string;
+    })[];
+}
+export interface AASADocument_appList {
+    apps: string[];
+}
+export interface AASADocument_defaults {
+    caseSensitive?: boolean;
+    percentEncoded?: boolean;
+}
+export interface AASADocument_component {
+    /** Path pattern. */
+    "/"?: string;
+    /** Query pattern: a string for the whole query, or {name: pattern}. */
+    "?"?: string | Record<string, string>;
+    /** Fragment pattern. */
+    "#"?: string;
+    exclude?: boolean;
+    caseSensitive?: boolean;
+    percentEncoded?: boolean;
+    comment?: string;
+}
+export interface AASADocument_detail {
+    appIDs?: string[];
+    /** Legacy (iOS 12 and earlier): one app ID. */
+    appID?: string;
+    components?: AASADocument_component[];
+    /** Legacy path patterns; a NOT prefix excludes. */
+    paths?: string[];
+    defaults?: AASADocument_defaults;
+}
+/** An apple-app-site-association document as iOS reads it: applinks (universal links: modern appIDs + components, or legacy appID + paths / {appID: {paths}}), defaults, substitutionVariables, webcredentials and appclips. Unknown keys are allowed: Apple adds keys over time. */
+export interface AASADocument {
+    applinks?: {
+        /** Legacy: must be present and empty for iOS 12 and earlier. */
+        apps?: unknown[];
+        details: AASADocument_detail[] | Record<string, {
+            paths: string[];
+        }>;
+        defaults?: AASADocument_defaults;
+        substitutionVariables?: Record<string, string[]>;
+    };
+    webcredentials?: AASADocument_appList;
+    appclips?: AASADocument_appList;
+    activitycontinuation?: AASADocument_appList;
+}
+/** A Digital Asset Links statement list (/.well-known/assetlinks.json) as Android reads it for App Links: statements with relations (delegate_permission/common.handle_all_urls, ...) and an android_app or web target. */
+export declare type AssetlinksDocument = ({
+    relation: string[];
+    target: {
+        namespace: "android_app";
+        package_name: string;
+        sha256_cert_fingerprints: string[];
+    } | {
+        namespace: "web";
+        site: string;
+    };
+})[];
+/** Every method's params and result, in the OpenRPC document's order. */
+export interface RegistryApi {
+    /** Creates an app. */
+    "Apps.Create": {
+        params: {
+            app: App;
+        };
+        result: AppOutput;
+    };
+    /** Returns an app. */
+    "Apps.Get": {
+        params: {
+            app: Identifier;
+        };
+        result: AppOutput;
+    };
+    /** Lists apps by id. */
+    "Apps.List": {
+        params: {
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            apps: AppOutput[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Replaces everything of an app but its id. */
+    "Apps.Update": {
+        params: {
+            app: App;
+            etag?: Etag;
+        };
+        result: AppOutput;
+    };
+    /** Deletes an app. */
+    "Apps.Delete": {
+        params: {
+            app: Identifier;
+            etag?: Etag;
+        };
+        result: Empty;
+    };
+    /** Adds a domain for one or more apps. */
+    "Domains.Create": {
+        params: {
+            domain: Domain;
+        };
+        result: DomainOutput;
+    };
+    /** Returns a domain. */
+    "Domains.Get": {
+        params: {
+            host: Host;
+        };
+        result: DomainOutput;
+    };
+    /** Lists domains, optionally those of one app. */
+    "Domains.List": {
+        params: {
+            app?: Identifier;
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            domains: DomainOutput[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Removes a domain. */
+    "Domains.Delete": {
+        params: {
+            host: Host;
+            etag?: Etag;
+        };
+        result: Empty;
+    };
+    /** Adds a route, last unless before names an existing route. */
+    "Routes.Create": {
+        params: {
+            app: Identifier;
+            route: Route;
+            before?: Identifier;
+        };
+        result: RouteOutput;
+    };
+    /** Adds many routes in one transaction: all of them or none. They keep their order and go last, or all before `before`. One regeneration and one audit entry for the batch; the way to import routes. */
+    "Routes.BatchCreate": {
+        params: {
+            app: Identifier;
+            routes: Route[];
+            before?: Identifier;
+        };
+        result: {
+            /** The created routes, in the order given. */
+            routes: RouteOutput[];
+        };
+    };
+    /** Returns a route. */
+    "Routes.Get": {
+        params: {
+            app: Identifier;
+            route: Identifier;
+        };
+        result: RouteOutput;
+    };
+    /** Lists an app's routes in evaluation order. */
+    "Routes.List": {
+        params: {
+            app: Identifier;
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            routes: RouteOutput[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Replaces a route's pattern, action, platforms, domains, webFallback and comment; switchedOff is kept. */
+    "Routes.Update": {
+        params: {
+            app: Identifier;
+            route: Route;
+            etag?: Etag;
+        };
+        result: RouteOutput;
+    };
+    /** Deletes a route. */
+    "Routes.Delete": {
+        params: {
+            app: Identifier;
+            route: Identifier;
+            etag?: Etag;
+        };
+        result: Empty;
+    };
+    /** Sets the evaluation order; order must be a permutation of all the app's route ids. */
+    "Routes.Reorder": {
+        params: {
+            app: Identifier;
+            order: Identifier[];
+        };
+        result: {
+            routes: RouteOutput[];
+        };
+    };
+    /** Switches a route off for versions (kill switch): they fall back to the browser and the AASA is regenerated. */
+    "Routes.SwitchOff": {
+        params: {
+            app: Identifier;
+            route: Identifier;
+            platform: Platform;
+            versions: Version[];
+            reason?: string;
+        };
+        result: RouteOutput;
+    };
+    /** Switches a route back on for versions. */
+    "Routes.SwitchOn": {
+        params: {
+            app: Identifier;
+            route: Identifier;
+            platform: Platform;
+            versions: Version[];
+        };
+        result: RouteOutput;
+    };
+    /** Creates a draft release. */
+    "Releases.Create": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+        };
+        result: Release;
+    };
+    /** Makes a release live (creating it if needed) and regenerates the app's domains' documents. */
+    "Releases.Publish": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+        };
+        result: ReleaseEventResult;
+    };
+    /** Retires a live release and regenerates the app's domains' documents. */
+    "Releases.Retire": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+        };
+        result: ReleaseEventResult;
+    };
+    /** Returns a release. */
+    "Releases.Get": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+        };
+        result: Release;
+    };
+    /** Lists an app's releases, newest version first. */
+    "Releases.List": {
+        params: {
+            app: Identifier;
+            platform?: Platform;
+            state?: ReleaseState;
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            releases: Release[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Returns a domain's generated document, the latest revision or a given one. */
+    "Associations.Get": {
+        params: {
+            host: Host;
+            kind?: DocumentKind;
+            revision?: number;
+        };
+        result: {
+            host: Host;
+            kind?: DocumentKind;
+            revision: number;
+            etag: string;
+            cause?: string;
+            /** RFC 3339 timestamp, UTC. */
+            createTime?: string;
+            document: AASADocument | AssetlinksDocument;
+        };
+    };
+    /** Lists a domain's revisions, newest first. */
+    "Associations.ListRevisions": {
+        params: {
+            host: Host;
+            kind?: DocumentKind;
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            revisions: RevisionInfo[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Rule-by-rule difference between two revisions of a domain's document. */
+    "Associations.Diff": {
+        params: {
+            host: Host;
+            kind?: DocumentKind;
+            fromRevision: number;
+            toRevision: number;
+        };
+        result: RuleDiff;
+    };
+    /** Dry run of a publish or retire: the documents it would produce, their diffs and lint. Writes nothing. */
+    "Associations.Preview": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+            action: "publish" | "retire";
+        };
+        result: {
+            documents: ({
+                host: Host;
+                kind?: DocumentKind;
+                etag: string;
+                changed: boolean;
+                document: AASADocument | AssetlinksDocument;
+                diff?: RuleDiff;
+            })[];
+            lint: LintFinding[];
+        };
+    };
+    /** Long poll: returns when the document's etag differs from ifNoneMatch, or after timeoutMs with notModified true. */
+    "Associations.Watch": {
+        params: {
+            host: Host;
+            kind?: DocumentKind;
+            ifNoneMatch?: string;
+            timeoutMs?: number;
+        };
+        result: {
+            host?: Host;
+            kind?: DocumentKind;
+            revision?: number;
+            etag: string;
+            notModified: boolean;
+            document?: AASADocument | AssetlinksDocument;
+        };
+    };
+    /** The canOpen table of a live app version; notModified when its etag equals ifNoneMatch. */
+    "CanOpen.GetTable": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+            ifNoneMatch?: string;
+        };
+        result: {
+            etag: string;
+            notModified: boolean;
+            table?: CanOpenTable;
+        };
+    };
+    /** Decides what an app version does with a URL: open in the app, or the browser (with the reason and fallback URL). */
+    "CanOpen.Check": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+            version: Version;
+            url: string;
+        };
+        result: Decision;
+    };
+    /** Routes x live versions of an app on a platform: each cell open, fallback, switched_off or excluded. */
+    "Matrix.Get": {
+        params: {
+            app: Identifier;
+            platform: Platform;
+        };
+        result: {
+            app?: Identifier;
+            platform?: Platform;
+            versions: Version[];
+            routes: MatrixRow[];
+        };
+    };
+    /** Creates an API token; its secret is returned once. */
+    "Tokens.Create": {
+        params: {
+            token: {
+                displayName: string;
+                role: Role;
+            };
+        };
+        result: {
+            token: Token;
+            /** The bearer secret; shown only here. */
+            secret: string;
+        };
+    };
+    /** Lists tokens (never their secrets). */
+    "Tokens.List": {
+        params: {
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            tokens: Token[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Revokes a token. */
+    "Tokens.Revoke": {
+        params: {
+            id: string;
+        };
+        result: Token;
+    };
+    /** Lists audit entries, newest first, optionally for one resource name. */
+    "Audit.List": {
+        params: {
+            resource?: string;
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            entries: AuditEntry[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Returns this OpenRPC document. */
+    "rpc.discover": {
+        params: Record<string, never>;
+        result: {
+            openrpc: string;
+            info: Record<string, unknown>;
+            methods: unknown[];
+        };
+    };
+}
+/** Every wire method name, in the OpenRPC document's order. */
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Audit.List", "rpc.discover"];
+/** What the client needs to know of a method to call it safely. */
+export interface MethodInfo {
+    /** The least role that may call it (`public` needs no token). */
+    access: "public" | "reader" | "releaser" | "admin";
+    /** A read: repeating it changes nothing, so it may be retried after it was sent. */
+    readOnly: boolean;
+    /** Takes an idempotency `requestId`: a write that may be retried with the same id. */
+    requestId: boolean;
+    /** For a paged list: the result's array of items (with `nextPageToken` beside it). */
+    pageItems?: string;
+    /** Every param's name and whether it is required. */
+    params: readonly {
+        name: string;
+        required: boolean;
+    }[];
+}
+/** Every method's access, safety and params, from the OpenRPC document. */
+export declare const METHOD_INFO: {
+    readonly [M in keyof RegistryApi]: MethodInfo;
+};

@@ -1,0 +1,12 @@
+export * from "./matcher.js";
+export { parseLinkURL, percentDecode } from "./linkUrl.js";
+export type { LinkURL } from "./linkUrl.js";
+export * from "./types.js";
+export * from "./errors.js";
+export { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
+export type { RegistryApi, MethodInfo, MethodName, PagedMethodName, ClientMethodName, AssociationResult, WatchResult, } from "./api.js";
+export { RouteRegistryClient } from "./client.js";
+export type { ClientOptions, CallOptions, Environment, FetchFunction, AbortSignalLike, PageItem, RegistryMethods, } from "./client.js";
+export { aasaHandler, canonicalJSON } from "./aasaHandler.js";
+export type { AASAHandler, AASAHandlerOptions, DocumentUpdate, RefreshOptions, RequestLike, ResponseLike, StartupDocument, } from "./aasaHandler.js";
+export type { FastifyInstanceLike, FastifyPluginLike, FastifyReplyLike, FastifyRequestLike } from "./fastifyPlugin.js";
