@@ -8,11 +8,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { RegistryError, RouteRegistryClient, aasaHandler, evaluate } from "../dist/esm/index.js";
 import { eventually, request } from "./support/rpcServer.mjs";
+import { packageDir } from "./support/paths.mjs";
 
 const BIN = process.env.ROUTEREG_BIN;
 if (!BIN) throw new Error("test/server.test.mjs needs ROUTEREG_BIN (the routereg executable); `npm test` leaves it out otherwise");
@@ -91,14 +92,64 @@ async function serveHandler(handler) {
   };
 }
 
+/** The README's server example, as written, in a project that has the package installed (linked). */
+function readmeExample() {
+  const readme = readFileSync(path.join(packageDir, "README.md"), "utf8");
+  const found = /<!-- example: server\.mjs -->\s*```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(found, "README.md has the server example");
+  const dir = mkdtempSync(path.join(tmpdir(), "routereg-readme-"));
+  mkdirSync(path.join(dir, "node_modules", "@routeregistry"), { recursive: true });
+  symlinkSync(packageDir, path.join(dir, "node_modules", "@routeregistry", "client"), "dir");
+  writeFileSync(path.join(dir, "server.mjs"), found[1]);
+  return dir;
+}
+
+/** Runs the example with `env`; resolves with its port once it says where it listens. */
+async function startExample(dir, env) {
+  const child = spawn(process.execPath, ["server.mjs"], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const started = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the README example did not start:\n${output}`)), 30000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (found) { clearTimeout(timer); resolve(Number(found[1])); }
+    });
+    child.stderr.on("data", (chunk) => (output += chunk));
+    exited.then(() => { clearTimeout(timer); reject(new Error(`the README example exited:\n${output}`)); });
+  });
+  let port;
+  try {
+    port = await started;
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  return {
+    port,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
 test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with the registry stopped", async (t) => {
   const registry = await startRegistry();
   const updates = [];
   let handler;
   let web;
+  let example;
+  const exampleDir = readmeExample();
   t.after(async () => {
     handler?.close();
     await web?.close();
+    await example?.stop();
+    rmSync(exampleDir, { recursive: true, force: true });
     await registry.cleanup();
   });
 
@@ -168,10 +219,23 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   assert.ok(before.etag.includes(initial.etag), "the handler's ETag is the registry's");
   const notModified = await request(web.port, AASA_PATH, { headers: { host: "m.badoo.com", "if-none-match": before.etag } });
   assert.equal(notModified.status, 304);
+  // badoo has no Android side: the registry serves its domains an empty statement list, and so does the handler
+  // (the README says so; it once said 404).
   const directLinks = await registryGet(registry.url, "/.well-known/assetlinks.json", "m.badoo.com");
+  assert.deepEqual([directLinks.status, directLinks.body], [200, "[]"]);
   const handlerLinks = await request(web.port, "/.well-known/assetlinks.json", { headers: { host: "m.badoo.com" } });
-  assert.equal(handlerLinks.status, directLinks.status === 200 ? 200 : 404, "assetlinks.json: the handler answers as the registry does");
-  if (directLinks.status === 200) assert.deepEqual(JSON.parse(handlerLinks.body), JSON.parse(directLinks.body));
+  assert.deepEqual([handlerLinks.status, handlerLinks.body, handlerLinks.headers.etag], [200, "[]", directLinks.headers.etag]);
+  const stranger = await request(web.port, "/.well-known/assetlinks.json", { headers: { host: "unknown.example" } });
+  assert.equal(stranger.status, 404);
+
+  // The README's server example serves the same bytes, and saves them for its next start.
+  const cacheFile = path.join(exampleDir, "cache.json");
+  example = await startExample(exampleDir, { ROUTEREG_SERVER: registry.url, HOSTS: "m.badoo.com", PORT: "0", AASA_CACHE: cacheFile });
+  const fromExample = await request(example.port, AASA_PATH, { headers: { host: "m.badoo.com" } });
+  const fromRegistry = await registryGet(registry.url, AASA_PATH, "m.badoo.com");
+  assert.deepEqual([fromExample.status, fromExample.body, fromExample.headers.etag], [200, fromRegistry.body, fromRegistry.headers.etag]);
+  assert.equal((await request(example.port, "/other", { headers: { host: "m.badoo.com" } })).status, 404);
+  await eventually(() => existsSync(cacheFile), "the example to save the documents");
 
   // 5. Publishing 5.12.0 adds /l/a/*; the handler learns of it through Associations.Watch.
   const second = await admin.releasesPublish({ app: "badoo", platform: "ios", version: "5.12.0" });
@@ -254,4 +318,14 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   assert.equal(offline304.status, 304);
   const otherHost = await served("badoo.com");
   assert.equal(evaluate(otherHost.document, APP_ID, "https://badoo.com/u/1", "badoo.com"), "match");
+
+  // The README example, restarted while the registry is down, serves the documents it saved.
+  await eventually(() => JSON.parse(readFileSync(cacheFile, "utf8")).some((d) => d.kind === "aasa" && d.etag === finalDocument.etag),
+    "the example to save the final revision", 20000);
+  await example.stop();
+  example = await startExample(exampleDir, { ROUTEREG_SERVER: registry.url, HOSTS: "m.badoo.com", PORT: "0", AASA_CACHE: cacheFile });
+  assert.match(example.output(), /registry not reachable yet, serving 2 saved documents/);
+  const restarted = await request(example.port, AASA_PATH, { headers: { host: "m.badoo.com" } });
+  assert.equal(restarted.status, 200);
+  assert.deepEqual(JSON.parse(restarted.body), offline.document);
 });
