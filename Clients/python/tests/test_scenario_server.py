@@ -17,6 +17,7 @@ import secrets
 import shutil
 import tempfile
 import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -25,8 +26,10 @@ from urllib.parse import urlsplit
 import pytest
 from jsonschema import Draft202012Validator
 
-from routeregistry import Client, ProtocolError, RegistryError
+from routeregistry import Client, InvalidArgument, NotFound, ProtocolError, RegistryError
 from routeregistry.matcher import evaluate
+
+from conftest import CLIENT_DIR
 
 IOS_APP_ID = "ABCDE12345.com.badoo.Badoo"
 STARTUP_SECONDS = 180
@@ -114,8 +117,8 @@ def validated(openrpc):
     def wrap(client):
         original = client._transport.call
 
-        def call(method, params, idempotent, timeout=None):
-            result = original(method, params, idempotent, timeout)
+        def call(method, params, timeout=None):
+            result = original(method, params, timeout)
             errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in results[method].iter_errors(result)]
             assert not errors, f"{method} result does not match Schema/registry.openrpc.json: {errors}"
             CALLED.add(method)
@@ -333,15 +336,15 @@ def test_application_and_protocol_errors(server, admin, names, openrpc):
     assert refused(lambda: admin.apps_create({"id": app})).status == "ALREADY_EXISTS"
     assert refused(lambda: admin.apps_update({"id": app, "displayName": "x"}, etag="stale")).status == "ABORTED"
     assert refused(lambda: admin.apps_delete(app)).status == "FAILED_PRECONDITION"
-    # A malformed value is refused naming the field, either while decoding the params (-32602) or by
-    # validation (INVALID_ARGUMENT with field violations); nothing is written either way.
-    with pytest.raises((RegistryError, ProtocolError)) as caught:
+    # A malformed value is refused naming the field, while decoding the params (-32602 naming INVALID_ARGUMENT)
+    # or by validation (INVALID_ARGUMENT with field violations): one exception class either way, nothing written.
+    with pytest.raises(InvalidArgument) as caught:
         admin.routes_create(app, {"id": "bad", "pattern": {"path": "/b/*"}, "platforms": {"ios": {"since": "5.x"}}})
     bad = caught.value
-    if isinstance(bad, RegistryError):
-        assert bad.status == "INVALID_ARGUMENT" and any("since" in d.get("field", "") for d in bad.details)
-    else:
-        assert bad.code == -32602 and "route.platforms.ios.since" in bad.message + json.dumps(bad.data)
+    assert bad.status == "INVALID_ARGUMENT" and "since" in bad.message + json.dumps(bad.details)
+    five = refused(lambda: admin.releases_publish(app, "ios", "five"))
+    assert isinstance(five, InvalidArgument) and five.code == 3 and "version" in str(five), five
+    assert isinstance(refused(lambda: admin.apps_get(f"missing-{app}")), NotFound)
     with pytest.raises(RegistryError) as caught:
         admin.routes_get(app, "bad")
     assert caught.value.status == "NOT_FOUND"
@@ -434,6 +437,36 @@ def test_every_other_method_round_trip(server, admin, validated, names):
     with pytest.raises(RegistryError) as caught:
         admin.apps_get(gone)
     assert caught.value.status == "NOT_FOUND"
+
+
+def test_readme_ci_example_publishes_a_release(server, admin, names, tmp_path):
+    # README.md's CI job, as written, run the way a pipeline runs it: a script with the token in the environment.
+    readme = (CLIENT_DIR / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"<!-- example: publish_release\.py -->\s*```python\n(.*?)```", readme, re.S)
+    assert example, "README.md has the CI example"
+    script = tmp_path / "publish_release.py"
+    script.write_text(example.group(1), encoding="utf-8")
+    app, host = f"ci-{names['app']}", f"ci.{names['root']}"
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}})
+    admin.domains_create({"host": host, "apps": [app]})
+    admin.routes_create(app, {"id": "profile", "pattern": {"path": "/u/*"}, "platforms": {"ios": {"since": "5.0"}}})
+    secret = admin.tokens_create({"displayName": f"ci-{app}", "role": "releaser"})["secret"]
+
+    def run(*args, token=secret):
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "PYTHONPATH": str(CLIENT_DIR),
+               "ROUTEREG_SERVER": server["url"], "ROUTEREG_TOKEN": token}
+        return subprocess.run([sys.executable, str(script), *args], env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    done = run(app, "ios", "5.0.0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"published {app} ios 5.0.0: live" in done.stdout
+    assert f"{app} ios 5.0.0 is live; new documents for: {host}" in done.stdout
+    assert admin.releases_get(app, "ios", "5.0.0")["state"] == "live"
+    bad = run(app, "ios", "five")
+    assert bad.returncode == 2 and "bad release ios five" in bad.stderr, bad.stderr
+    denied = run(app, "ios", "5.1.0", token="not-a-token")
+    assert denied.returncode == 1 and "UNAUTHENTICATED" in denied.stderr, denied.stderr
 
 
 def test_the_module_called_every_method(openrpc):
