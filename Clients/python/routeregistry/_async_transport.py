@@ -42,10 +42,11 @@ class AsyncTransport:
         budget = self.timeout if timeout is None else timeout
         deadline = loop.time() + budget
         attempt = 0
+        error: Optional[Exception] = None
         while True:
             remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded", method=method)
+            if remaining <= 0:  # spent between attempts: the last attempt's error says more than the clock
+                raise error or DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded", method=method)
             request_id = next(self._ids)
             body = _protocol.encode(method, params, request_id)
             try:
@@ -54,7 +55,7 @@ class AsyncTransport:
             except asyncio.TimeoutError:
                 raise DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded", method=method) from None
             except _NotSent as failure:
-                error: Exception = TransportError(f"cannot connect to the registry: {failure}", method, sent=False)
+                error = TransportError(f"cannot connect to the registry: {failure}", method, sent=False)
             except _MaybeSent as failure:
                 error = TransportError(f"connection to the registry failed: {failure}", method, sent=True)
             except RegistryError as failure:

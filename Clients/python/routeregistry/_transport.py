@@ -48,17 +48,18 @@ class Transport:
         budget = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + budget
         attempt = 0
+        error: Optional[Exception] = None
         while True:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded", method=method)
+            if remaining <= 0:  # spent between attempts: the last attempt's error says more than the clock
+                raise error or DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded", method=method)
             request_id = next(self._ids)
             body = _protocol.encode(method, params, request_id)
             try:
                 status, payload = self._post(body, remaining)
                 return _protocol.decode(method, request_id, status, payload)
             except _NotSent as failure:
-                error: Exception = TransportError(f"cannot connect to the registry: {failure}", method, sent=False)
+                error = TransportError(f"cannot connect to the registry: {failure}", method, sent=False)
             except _MaybeSent as failure:
                 if time.monotonic() >= deadline:
                     raise DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded ({failure})",

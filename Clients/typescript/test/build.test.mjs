@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { packageDir } from "./support/paths.mjs";
+import { packageDir, repoDir } from "./support/paths.mjs";
 
 function listFiles(dir, prefix = "") {
   return readdirSync(dir).flatMap((name) => {
@@ -34,4 +34,11 @@ test("dist/ is the current build of src/", () => {
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+});
+
+test("src/generated/api.ts is current with Schema/registry.openrpc.json (scripts/generate-clients --check)", () => {
+  const generator = path.join(repoDir, "scripts", "generate-clients");
+  const result = spawnSync("python3", [generator, "--check"], { encoding: "utf8" });
+  assert.equal(result.error, undefined, `running ${generator}: ${result.error}`);
+  assert.equal(result.status, 0, `${result.stderr}run \`make generate\``);
 });
