@@ -40,6 +40,20 @@ class Endpoint:
         self.path = path if path.endswith("/rpc") else path + "/rpc"
 
 
+_WATCH_DEFAULT_MS = 30000
+
+
+def plan(method: str, params: Dict[str, Any], timeout: Optional[float],
+         default_timeout: float) -> Tuple[Optional[Dict[str, Any]], Optional[float]]:
+    """The params to send (none for a method that takes none, as rpc.discover) and the call's deadline: a
+    long poll's covers the wait it asked the server for, plus a margin."""
+    info = METHOD_INFO.get(method)
+    if method == "Associations.Watch":
+        wait = (params.get("timeoutMs") or _WATCH_DEFAULT_MS) / 1000.0
+        timeout = max(timeout if timeout is not None else default_timeout, wait + 10)
+    return (None if info is not None and not info.params else params), timeout
+
+
 def prepare(method: str, params: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """The wire params of one logical call: absent optionals left out, and a fresh `requestId` for a write
     that takes one (kept by the caller's retry loop, so every attempt sends the same)."""

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterator, Dict, Optional, Type
 
+from . import _protocol
 from ._async_transport import AsyncTransport
 from ._methods import METHOD_INFO, _AsyncMethods
 from ._settings import resolve_settings
 from .errors import ProtocolError
 
 __all__ = ["AsyncClient"]
-
-_WATCH_DEFAULT_MS = 30000
-
 
 class AsyncClient(_AsyncMethods):
     """A RouteRegistry API client for asyncio programs; options, deadlines, retries and errors as `Client`'s."""
@@ -55,11 +53,7 @@ class AsyncClient(_AsyncMethods):
     async def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
         if self._closed:
             raise RuntimeError("the client is closed")
-        info = METHOD_INFO.get(method)
-        if method == "Associations.Watch":
-            wait = (params.get("timeoutMs") or _WATCH_DEFAULT_MS) / 1000.0
-            timeout = max(timeout if timeout is not None else self._transport.timeout, wait + 10)
-        wire = None if info is not None and not info.params else params
+        wire, timeout = _protocol.plan(method, params, timeout, self._transport.timeout)
         return await self._transport.call(method, wire, timeout)
 
     async def iter_items(self, method: str, /, page_size: Optional[int] = None,

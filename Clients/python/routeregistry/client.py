@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterator, Optional, Sequence, TextIO, Type
 
 from ._methods import METHOD_INFO, AnyVersion, _Methods, _v
 from ._settings import resolve_settings
+from . import _protocol
 from ._transport import Transport
 from .errors import LintFailure, ProtocolError
 from ._schema import (
@@ -31,9 +32,6 @@ def python_name(method: str) -> str:
 #: Every API method and whether it is a read (safe to repeat after the request may have reached the server).
 #: A write is repeated only when it carries an idempotency `requestId` or connecting failed (nothing was sent).
 METHODS: Dict[str, bool] = {name: info.read_only for name, info in METHOD_INFO.items()}
-
-_WATCH_DEFAULT_MS = 30000
-
 
 class Client(_Methods):
     """A RouteRegistry API client (JSON-RPC 2.0 over HTTP, standard library only).
@@ -86,12 +84,7 @@ class Client(_Methods):
     def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
         if self._closed:
             raise RuntimeError("the client is closed")
-        info = METHOD_INFO.get(method)
-        if method == "Associations.Watch":
-            # The long poll may legitimately take timeoutMs: the call's deadline covers it, plus a margin.
-            wait = (params.get("timeoutMs") or _WATCH_DEFAULT_MS) / 1000.0
-            timeout = max(timeout if timeout is not None else self._transport.timeout, wait + 10)
-        wire = None if info is not None and not info.params else params
+        wire, timeout = _protocol.plan(method, params, timeout, self._transport.timeout)
         return self._transport.call(method, wire, timeout)
 
     # ---- pagination
