@@ -77,7 +77,8 @@ def test_the_deadline_bounds_retries_too():
     with FakeRegistry(err(app_error(14, "UNAVAILABLE", "db down"))) as fake:
         c = Client(fake.url, retries=100, backoff=0.05, max_backoff=0.05)
         started = time.monotonic()
-        with pytest.raises(Unavailable):
+        # The last attempt's error, or the deadline itself when it ran out during an attempt (a loaded machine).
+        with pytest.raises((Unavailable, DeadlineExceeded)):
             c.apps_get("x", timeout=0.5)
         assert time.monotonic() - started < 1.0
         assert 2 <= len(fake.requests) < 100

@@ -119,7 +119,8 @@ test("the call's deadline bounds its retries", async () => {
   try {
     const client = new RouteRegistryClient({ server: server.url, retries: 1000, minBackoffMs: 20, maxBackoffMs: 20 });
     const started = Date.now();
-    await assert.rejects(client.appsGet({ app: "x" }, { timeoutMs: 300 }), (e) => e.code === Status.UNAVAILABLE);
+    // The last attempt's error, or the deadline itself when it ran out during an attempt (a loaded machine).
+    await assert.rejects(client.appsGet({ app: "x" }, { timeoutMs: 300 }), (e) => [Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED].includes(e.code));
     assert.ok(Date.now() - started < 1000);
     assert.ok(server.seen.length > 1 && server.seen.length < 100);
   } finally {
