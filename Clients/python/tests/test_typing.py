@@ -13,6 +13,7 @@ import asyncio
 from typing import List, Optional
 
 from routeregistry import AsyncClient, Client, InvalidArgument, NotFound, RegistryError
+from routeregistry.matcher import evaluate
 from routeregistry.types import AppOutput, Decision
 
 
@@ -32,6 +33,11 @@ def app_ids(client: Client) -> List[str]:
         raise SystemExit(str(error.details))
     ios = app.get("ios")
     return list(ios["appIds"]) if ios else []
+
+
+def opens(client: Client, url: str) -> bool:
+    document = client.associations_get("m.badoo.com")["document"]
+    return isinstance(document, dict) and evaluate(document, "ABCDE12345.com.badoo.Badoo", url, "m.badoo.com") == "match"
 
 
 async def revisions(host: str) -> List[int]:
@@ -81,3 +87,10 @@ def test_mypy_sees_the_real_types(tmp_path):
     assert '"windows"' in output or "windows" in output, output  # Platform is Literal["ios", "android"]
     assert "Incompatible return value type" in output, output  # reason is a Literal of strings, not an int
     assert "py.typed" not in output, output
+
+
+def test_the_package_itself_passes_mypy_strict(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
+         "routeregistry"], cwd=CLIENT_DIR, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr

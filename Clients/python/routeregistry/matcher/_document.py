@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ._pattern import _Pattern
 from ._url import LinkURL, _Form, _fold, _normalized_host, parse_url
@@ -75,7 +75,7 @@ class Evaluation:
     rule: Any = None
 
 
-def _obj(value: Any, where: str) -> dict:
+def _obj(value: Any, where: str) -> Dict[str, Any]:
     if not isinstance(value, dict):
         raise AASADocumentError(f"{where} is not an object")
     return value
@@ -99,7 +99,7 @@ def _bool(value: Any, where: str) -> bool:
     return value
 
 
-def _defaults(base: Tuple[bool, bool], source: dict, where: str) -> Tuple[bool, bool]:
+def _defaults(base: Tuple[bool, bool], source: Dict[str, Any], where: str) -> Tuple[bool, bool]:
     case_sensitive, percent_encoded = base
     if "caseSensitive" in source:
         case_sensitive = _bool(source["caseSensitive"], f"{where}.caseSensitive")
@@ -146,7 +146,7 @@ def _details(aasa: Any) -> List[Tuple[List[str], List[_Rule]]]:
     raise AASADocumentError("applinks.details is neither an array nor an object")
 
 
-def _detail_rules(entry: dict, where: str, defaults: Tuple[bool, bool], variables: Dict[str, List[str]]) -> List[_Rule]:
+def _detail_rules(entry: Dict[str, Any], where: str, defaults: Tuple[bool, bool], variables: Dict[str, List[str]]) -> List[_Rule]:
     if "defaults" in entry:
         defaults = _defaults(defaults, _obj(entry["defaults"], f"{where}.defaults"), f"{where}.defaults")
     if "substitutionVariables" in entry:
@@ -188,7 +188,7 @@ def _detail_rules(entry: dict, where: str, defaults: Tuple[bool, bool], variable
     return rules
 
 
-def explain(aasa: dict, app_id: str, url: str, domain: str) -> Evaluation:
+def explain(aasa: Mapping[str, Any], app_id: str, url: str, domain: str) -> Evaluation:
     """Like `evaluate`, with the deciding detail and rule (as written) or why nothing decided.
 
     Raises `AASADocumentError` when the document is malformed.
@@ -217,7 +217,7 @@ def explain(aasa: dict, app_id: str, url: str, domain: str) -> Evaluation:
     return Evaluation(NO_MATCH, f"no rule matched ({count} rule{'' if count == 1 else 's'} for the app)")
 
 
-def evaluate(aasa: dict, app_id: str, url: str, domain: str) -> str:
+def evaluate(aasa: Mapping[str, Any], app_id: str, url: str, domain: str) -> str:
     """What iOS does with `url` for app `app_id`, the AASA `aasa` served by `domain`.
 
     Returns ``"match"``, ``"exclude"`` or ``"no_match"``. Raises `AASADocumentError` when the

@@ -16,9 +16,9 @@ _ANY_CHAR = ("?",)
 _SUBPATH_TAIL = ("/*",)
 
 
-def _tokenize(pattern: str, variables: Optional[Dict[str, List[str]]]) -> list:
+def _tokenize(pattern: str, variables: Optional[Dict[str, List[str]]]) -> List[Any]:
     """Literal strings, `*`/`?` markers and variables: ("class", name), ("code", set), ("oneOf", [tokens])."""
-    tokens: list = []
+    tokens: List[Any] = []
     literal: List[str] = []
 
     def flush() -> None:
@@ -55,7 +55,7 @@ def _tokenize(pattern: str, variables: Optional[Dict[str, List[str]]]) -> list:
     return tokens
 
 
-def _variable(name: str, variables: Dict[str, List[str]]):
+def _variable(name: str, variables: Dict[str, List[str]]) -> Optional[Tuple[str, Any]]:
     # Predefined names win over user lists of the same name; user values cannot reference variables.
     if name in _CLASS_SETS:
         return ("class", name)
@@ -68,7 +68,7 @@ def _variable(name: str, variables: Dict[str, List[str]]):
     return None
 
 
-def _canonical_path_tokens(tokens: list) -> list:
+def _canonical_path_tokens(tokens: List[Any]) -> List[Any]:
     """The pattern-side twin of `_canonical_path`: leading '/' optional, repeated '/' collapsed, trailing '/'
     dropped (except for the root pattern "/"), and a final "/*" turned into the subpath tail."""
     tokens = list(tokens)
@@ -88,8 +88,8 @@ def _canonical_path_tokens(tokens: list) -> list:
     return tokens
 
 
-def _merge(tokens: list) -> list:
-    out: list = []
+def _merge(tokens: List[Any]) -> List[Any]:
+    out: List[Any] = []
     for token in tokens:
         if isinstance(token, str):
             if not token:
@@ -101,9 +101,9 @@ def _merge(tokens: list) -> list:
     return out
 
 
-def _compiled(tokens: list, folded: bool) -> list:
+def _compiled(tokens: List[Any], folded: bool) -> List[Any]:
     """Tokens ready for matching a subject in the rule's form: literals folded, classes as character sets."""
-    out = []
+    out: List[Any] = []
     for token in tokens:
         if isinstance(token, str):
             out.append(_fold(token) if folded else token)
@@ -131,7 +131,7 @@ def _step(token: Any, s: str, si: int) -> Optional[int]:
     return None
 
 
-def _greedy_match(tokens: list, s: str) -> bool:
+def _greedy_match(tokens: List[Any], s: str) -> bool:
     """Glob matching with one backtrack point (linear-ish, no blow-up on many stars). Correct because every
     token between two stars has a fixed width, so the leftmost place a star-free segment matches is always
     the best one."""
@@ -159,12 +159,12 @@ def _greedy_match(tokens: list, s: str) -> bool:
         si, ti = star_s, star_t + 1
 
 
-def _ends(tokens: list, s: str, start: int) -> List[int]:
+def _ends(tokens: List[Any], s: str, start: int) -> List[int]:
     """Every position where `tokens` (star-free of alternatives) can finish when started at `start`."""
     return [end for end in range(start, len(s) + 1) if _greedy_match(tokens, s[start:end])]
 
 
-def _backtracking_match(tokens: list, s: str) -> bool:
+def _backtracking_match(tokens: List[Any], s: str) -> bool:
     """Memoised matching for patterns with user variables, whose alternatives have different shapes."""
     n = len(s)
     memo: Dict[Tuple[int, int], bool] = {}
