@@ -111,6 +111,8 @@ interface Entry {
   rawEtag?: string;
   /** The registry has answered for this document at least once. */
   confirmed: boolean;
+  /** The served document's revision, when the registry said. */
+  revision?: number;
   lastError?: unknown;
 }
 
@@ -180,9 +182,21 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
     }
   };
 
-  const publish = (host: string, kind: DocumentKind, etag: string, document: unknown, revision?: number): void => {
+  /**
+   * Serves a document unless it is older than the one served: behind a load balancer, a server that has not
+   * caught up yet may answer with an earlier revision, and the handler must not go back to it. False when
+   * the document was refused.
+   */
+  const publish = (host: string, kind: DocumentKind, etag: string, document: unknown, revision?: number): boolean => {
+    const entry = entries.get(key(host, kind));
+    if (entry?.confirmed && entry.revision !== undefined && revision !== undefined && revision < entry.revision) return false;
     confirm(host, kind, { state: "ready", ...served(canonicalJSON(document), quoteEtag(etag)) }, etag);
+    if (entry !== undefined) {
+      if (revision === undefined) delete entry.revision;
+      else entry.revision = revision;
+    }
     options.onUpdate?.({ host, kind, revision, etag, document });
+    return true;
   };
 
   const follow = async (host: string, kind: DocumentKind): Promise<void> => {
@@ -205,15 +219,19 @@ export function aasaHandler(options: AASAHandlerOptions): AASAHandler {
           const current = entry.rawEtag;
           const params = { host, kind, ifNoneMatch: current, timeoutMs: watchTimeout };
           const result = await client.associationsWatch(params, { signal, timeoutMs: watchDeadline });
-          if (!result.notModified && result.etag !== current) {
+          const changed = !result.notModified && result.etag !== current;
+          let taken = true;
+          if (changed) {
             if (result.document !== undefined) {
-              publish(host, kind, result.etag, result.document, result.revision);
+              taken = publish(host, kind, result.etag, result.document, result.revision);
             } else {
               const latest = await client.associationsGet({ host, kind }, { signal, timeoutMs: getDeadline });
-              publish(host, kind, latest.etag, latest.document, latest.revision);
+              taken = publish(host, kind, latest.etag, latest.document, latest.revision);
             }
-          } else if (Date.now() - started < 50) {
-            // A server answering "not modified" at once (ignoring the long poll) must not make us spin.
+          }
+          if (!taken || (!changed && Date.now() - started < 50)) {
+            // A server answering "not modified" at once (ignoring the long poll), or with an older revision than
+            // the one served, must not make us spin.
             await sleep(minBackoff);
           }
         }

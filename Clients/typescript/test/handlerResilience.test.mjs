@@ -123,3 +123,29 @@ test("a startup document is served while the registry is down, then replaced by 
     await registry.close();
   }
 });
+
+test("an older revision (a lagging server behind a load balancer) never replaces the one served", async () => {
+  const newer = { etag: "e5", revision: 5, document: aasaFor("/new/*") };
+  const older = { etag: "e4", revision: 4, document: aasaFor("/old/*") };
+  let watches = 0;
+  const client = {
+    associationsGet: async () => ({ host: "m.badoo.com", ...newer }),
+    associationsWatch: async (params) => {
+      watches += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return params.ifNoneMatch === "e5" && watches < 20 ? { ...older, notModified: false } : { etag: params.ifNoneMatch, notModified: true };
+    },
+  };
+  const updates = [];
+  const handler = aasaHandler({ client, hosts: ["m.badoo.com"], kinds: ["aasa"], refresh: { minBackoffMs: 5 }, onUpdate: (u) => updates.push(u.revision) });
+  try {
+    await handler.ready({ timeoutMs: 2000 });
+    await eventually(() => watches >= 5, "the handler to be offered the older revision a few times");
+    const served = await get(handler, "m.badoo.com");
+    assert.equal(served.headers.etag, '"e5"');
+    assert.deepEqual(JSON.parse(served.body), newer.document);
+    assert.deepEqual(updates, [5]);
+  } finally {
+    handler.close();
+  }
+});

@@ -257,7 +257,9 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   assert.ok(switchedOff.revision > withLookalikes.revision);
   await eventually(() => updates.some((u) => u.host === "m.badoo.com" && u.etag === switchedOff.etag), "the handler to serve the switched-off revision", 20000);
   const last = await served("m.badoo.com");
-  assert.equal(decide(last.document, "https://m.badoo.com/l/a/42"), "no_match");
+  const history = updates.filter((u) => u.host === "m.badoo.com").map((u) => `${u.kind} r${u.revision} ${u.etag.slice(0, 8)}`);
+  assert.equal(decide(last.document, "https://m.badoo.com/l/a/42"), "no_match",
+    `served ${last.etag}; switched off: r${switchedOff.revision} ${switchedOff.etag.slice(0, 8)}; updates: ${history.join(", ")}`);
   assert.equal(decide(last.document, "https://m.badoo.com/u/1"), "match");
   const fallback = await anonymous.canOpenCheck({ app: "badoo", platform: "ios", version: "5.12.0", url: "https://m.badoo.com/l/a/42" });
   assert.equal(fallback.decision, "open_in_browser");

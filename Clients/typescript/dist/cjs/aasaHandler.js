@@ -77,9 +77,24 @@ function aasaHandler(options) {
                     waiter.resolve();
         }
     };
+    /**
+     * Serves a document unless it is older than the one served: behind a load balancer, a server that has not
+     * caught up yet may answer with an earlier revision, and the handler must not go back to it. False when
+     * the document was refused.
+     */
     const publish = (host, kind, etag, document, revision) => {
+        const entry = entries.get(key(host, kind));
+        if (entry?.confirmed && entry.revision !== undefined && revision !== undefined && revision < entry.revision)
+            return false;
         confirm(host, kind, { state: "ready", ...served((0, aasaResponse_js_1.canonicalJSON)(document), (0, aasaResponse_js_1.quoteEtag)(etag)) }, etag);
+        if (entry !== undefined) {
+            if (revision === undefined)
+                delete entry.revision;
+            else
+                entry.revision = revision;
+        }
         options.onUpdate?.({ host, kind, revision, etag, document });
+        return true;
     };
     const follow = async (host, kind) => {
         let backoff = minBackoff;
@@ -104,17 +119,20 @@ function aasaHandler(options) {
                     const current = entry.rawEtag;
                     const params = { host, kind, ifNoneMatch: current, timeoutMs: watchTimeout };
                     const result = await client.associationsWatch(params, { signal, timeoutMs: watchDeadline });
-                    if (!result.notModified && result.etag !== current) {
+                    const changed = !result.notModified && result.etag !== current;
+                    let taken = true;
+                    if (changed) {
                         if (result.document !== undefined) {
-                            publish(host, kind, result.etag, result.document, result.revision);
+                            taken = publish(host, kind, result.etag, result.document, result.revision);
                         }
                         else {
                             const latest = await client.associationsGet({ host, kind }, { signal, timeoutMs: getDeadline });
-                            publish(host, kind, latest.etag, latest.document, latest.revision);
+                            taken = publish(host, kind, latest.etag, latest.document, latest.revision);
                         }
                     }
-                    else if (Date.now() - started < 50) {
-                        // A server answering "not modified" at once (ignoring the long poll) must not make us spin.
+                    if (!taken || (!changed && Date.now() - started < 50)) {
+                        // A server answering "not modified" at once (ignoring the long poll), or with an older revision than
+                        // the one served, must not make us spin.
                         await sleep(minBackoff);
                     }
                 }
