@@ -105,22 +105,22 @@ export interface App {
   id: Identifier;
   displayName?: string | null;
   ios?: ({
-  appIds: IOSAppID[];
-  webcredentials?: boolean | null;
-  appClips?: IOSAppID[] | null;
-}) | null;
+    appIds: IOSAppID[];
+    webcredentials?: boolean | null;
+    appClips?: IOSAppID[] | null;
+  }) | null;
   android?: {
-  packageName: string;
-  sha256CertFingerprints: string[];
-} | null;
+    packageName: string;
+    sha256CertFingerprints: string[];
+  } | null;
   /** Custom URL schemes the app answers, lower-case, without :// */
   schemes?: string[];
   fallback?: {
-  /** Marker query item name; ul_fallback by default. */
-  queryItem?: string;
-  /** Marker value; 1 by default; never empty. */
-  value?: string;
-};
+    /** Marker query item name; ul_fallback by default. */
+    queryItem?: string;
+    /** Marker value; 1 by default; never empty. */
+    value?: string;
+  };
   defaults?: MatchDefaults | null;
   /** Output only; ignored on input (so a resource read with Get can be sent back). */
   name?: string;
@@ -137,22 +137,22 @@ export interface AppOutput {
   id: Identifier;
   displayName?: string | null;
   ios?: ({
-  appIds: IOSAppID[];
-  webcredentials?: boolean | null;
-  appClips?: IOSAppID[] | null;
-}) | null;
+    appIds: IOSAppID[];
+    webcredentials?: boolean | null;
+    appClips?: IOSAppID[] | null;
+  }) | null;
   android?: {
-  packageName: string;
-  sha256CertFingerprints: string[];
-} | null;
+    packageName: string;
+    sha256CertFingerprints: string[];
+  } | null;
   /** Custom URL schemes the app answers, lower-case, without :// */
   schemes?: string[];
   fallback?: {
-  /** Marker query item name; ul_fallback by default. */
-  queryItem?: string;
-  /** Marker value; 1 by default; never empty. */
-  value?: string;
-};
+    /** Marker query item name; ul_fallback by default. */
+    queryItem?: string;
+    /** Marker value; 1 by default; never empty. */
+    value?: string;
+  };
   defaults?: MatchDefaultsOutput | null;
   /** AIP-style resource name; output only. */
   name: string;
@@ -211,14 +211,14 @@ export interface Route {
   action?: RouteAction;
   /** Versions that handle the route, per platform. Empty for exclude routes. */
   platforms?: {
-  ios?: VersionRange;
-  android?: VersionRange;
-};
+    ios?: VersionRange;
+    android?: VersionRange;
+  };
   /** Versions the route is switched off for (kill switch); kept by Routes.Update. */
   switchedOff?: {
-  ios?: SwitchedOff[];
-  android?: SwitchedOff[];
-};
+    ios?: SwitchedOff[];
+    android?: SwitchedOff[];
+  };
   /** Hosts the route applies to; empty: every domain of the app. */
   domains?: Host[];
   /** For a custom-scheme route: the web URL to fall back to; {path} and {query} are substituted. */
@@ -245,14 +245,14 @@ export interface RouteOutput {
   action: RouteAction;
   /** Versions that handle the route, per platform. Empty for exclude routes. */
   platforms?: {
-  ios?: VersionRangeOutput;
-  android?: VersionRangeOutput;
-};
+    ios?: VersionRangeOutput;
+    android?: VersionRangeOutput;
+  };
   /** Versions the route is switched off for (kill switch); kept by Routes.Update. */
   switchedOff?: {
-  ios?: SwitchedOffOutput[];
-  android?: SwitchedOffOutput[];
-};
+    ios?: SwitchedOffOutput[];
+    android?: SwitchedOffOutput[];
+  };
   /** Hosts the route applies to; empty: every domain of the app. */
   domains?: Host[];
   /** For a custom-scheme route: the web URL to fall back to; {path} and {query} are substituted. */
@@ -360,9 +360,9 @@ export interface CanOpenTable {
   /** The app's custom schemes, each with its ordered rules. */
   schemes: CanOpenScope[];
   fallback: {
-  queryItem: string;
-  value: string;
-};
+    queryItem: string;
+    value: string;
+  };
 }
 
 /** One rule of an AASA components array. */
@@ -391,9 +391,9 @@ export interface RuleDiff {
   added: DiffRule[];
   removed: DiffRule[];
   changed: ({
-  before: DiffRule;
-  after: DiffRule;
-})[];
+    before: DiffRule;
+    after: DiffRule;
+  })[];
 }
 
 export interface RevisionInfo {
@@ -451,9 +451,9 @@ export interface ErrorData {
   /** The gRPC status name, e.g. NOT_FOUND. */
   status: string;
   details?: ({
-  field?: string;
-  description?: string;
-})[];
+    field?: string;
+    description?: string;
+  })[];
 }
 
 export interface AASADocument_appList {
@@ -491,14 +491,14 @@ export interface AASADocument_detail {
 /** An apple-app-site-association document as iOS reads it: applinks (universal links: modern appIDs + components, or legacy appID + paths / {appID: {paths}}), defaults, substitutionVariables, webcredentials and appclips. Unknown keys are allowed: Apple adds keys over time. */
 export interface AASADocument {
   applinks?: {
-  /** Legacy: must be present and empty for iOS 12 and earlier. */
-  apps?: unknown[];
-  details: AASADocument_detail[] | Record<string, {
-  paths: string[];
-}>;
-  defaults?: AASADocument_defaults;
-  substitutionVariables?: Record<string, string[]>;
-};
+    /** Legacy: must be present and empty for iOS 12 and earlier. */
+    apps?: unknown[];
+    details: AASADocument_detail[] | Record<string, {
+      paths: string[];
+    }>;
+    defaults?: AASADocument_defaults;
+    substitutionVariables?: Record<string, string[]>;
+  };
   webcredentials?: AASADocument_appList;
   appclips?: AASADocument_appList;
   activitycontinuation?: AASADocument_appList;
@@ -508,13 +508,13 @@ export interface AASADocument {
 export type AssetlinksDocument = ({
   relation: string[];
   target: {
-  namespace: "android_app";
-  package_name: string;
-  sha256_cert_fingerprints: string[];
-} | {
-  namespace: "web";
-  site: string;
-};
+    namespace: "android_app";
+    package_name: string;
+    sha256_cert_fingerprints: string[];
+  } | {
+    namespace: "web";
+    site: string;
+  };
 })[];
 
 /** Every method's params and result, in the OpenRPC document's order. */
@@ -785,13 +785,13 @@ export interface RegistryApi {
     };
     result: {
       documents: ({
-      host: Host;
-      kind?: DocumentKind;
-      etag: string;
-      changed: boolean;
-      document: AASADocument | AssetlinksDocument;
-      diff?: RuleDiff;
-    })[];
+        host: Host;
+        kind?: DocumentKind;
+        etag: string;
+        changed: boolean;
+        document: AASADocument | AssetlinksDocument;
+        diff?: RuleDiff;
+      })[];
       lint: LintFinding[];
     };
   };
