@@ -9,17 +9,16 @@ method's signature, equal to Schema/registry.openrpc.json.
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any, Dict, Iterator, Optional, Sequence, TextIO, Type
 
-from ._methods import METHOD_INFO, AnyVersion, _Methods, _v
-from ._settings import resolve_settings
 from . import _protocol
-from ._transport import Transport
-from .errors import LintFailure, ProtocolError
+from ._methods import METHOD_INFO, AnyVersion, _Methods, _v
 from ._schema import (
     AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput, Token,
 )
+from ._settings import resolve_settings
+from ._transport import Transport
+from .errors import LintFailure, ProtocolError
 
 __all__ = ["Client", "METHODS", "python_name"]
 
@@ -32,6 +31,7 @@ def python_name(method: str) -> str:
 #: Every API method and whether it is a read (safe to repeat after the request may have reached the server).
 #: A write is repeated only when it carries an idempotency `requestId` or connecting failed (nothing was sent).
 METHODS: Dict[str, bool] = {name: info.read_only for name, info in METHOD_INFO.items()}
+
 
 class Client(_Methods):
     """A RouteRegistry API client (JSON-RPC 2.0 over HTTP, standard library only).
