@@ -141,7 +141,23 @@ import Testing
         let notJSON = try Self.temporaryFile("{nope")
         defer { try? FileManager.default.removeItem(atPath: notJSON) }
         #expect(
-            Self.runInProcess([notJSON, "--app", "A.b", "https://example.com/"]).stderr.hasSuffix("not valid JSON\n"))
+            Self.runInProcess([notJSON, "--app", "A.b", "https://example.com/"]).stderr.hasSuffix(
+                "not valid JSON: line 1, column 2 (byte 1): expected a member name in double quotes, found 'n'\n"))
+    }
+
+    /// iOS reads the file as strict JSON and ignores all of it for a trailing comma; Foundation on Linux reads
+    /// such a file, so `aasa check` used to evaluate it as if it were valid.
+    @Test func aTrailingCommaIsRefusedSayingWhere() throws {
+        let file = try Self.temporaryFile(
+            "{\"applinks\": {\"details\": [{\"appIDs\": [\"A.b\"],\n  \"components\": [{\"/\": \"/u/*\"},\n  ]}]}}")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = Self.runInProcess([file, "--app", "A.b", "https://example.com/u/1"])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr
+                == "routereg aasa check: \(file) is not a usable AASA file: not valid JSON: line 2, column 31 (byte 76): "
+                + "trailing comma before ']': JSON allows no comma after the last element\n")
     }
 
     @Test func helpPrintsUsageWithAnExample() {

@@ -18,6 +18,12 @@ enum AASAParser {
     }
 
     static func details(from json: Data) throws -> [AASADocument.Detail] {
+        // iOS ignores a file that is not strict JSON; Foundation on Linux would read a trailing comma.
+        do {
+            try StrictJSON.validate(json)
+        } catch {
+            throw AASADocumentError("not valid JSON: \(error)")
+        }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])

@@ -151,18 +151,31 @@ enum AppCommands {
 
 /// Reads a JSON file into `type`, with a message that says which file and what was expected.
 func readJSON<T: Decodable>(_ type: T.Type, file: String) throws -> T {
-    let data: Data
-    if file == "-" {
-        data = FileHandle.standardInput.readDataToEndOfFile()
-    } else {
-        guard let contents = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure("\(file): cannot be read")
-        }
-        data = contents
-    }
+    let data = try readStrictJSON(file: file)
     do {
         return try JSONDecoder().decode(T.self, from: data)
     } catch {
         throw CommandFailure("\(file): not a valid \(String(describing: T.self)) JSON document")
     }
+}
+
+/// The bytes of `file` ("-": standard input), which must be strict JSON: Foundation on Linux reads a
+/// trailing comma that iOS and every other JSON reader refuse, so it is checked here first, with where and what.
+func readStrictJSON(file: String) throws -> Data {
+    let data = try readInput(file: file)
+    do {
+        try StrictJSON.validate(data)
+    } catch {
+        throw CommandFailure("\(file): not valid JSON: \(error)")
+    }
+    return data
+}
+
+/// The bytes of `file`, or of standard input for "-".
+func readInput(file: String) throws -> Data {
+    if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    guard let contents = FileManager.default.contents(atPath: file) else {
+        throw CommandFailure("\(file): cannot be read")
+    }
+    return contents
 }

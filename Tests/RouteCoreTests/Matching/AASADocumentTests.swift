@@ -10,7 +10,11 @@ import Testing
 
     @Test(arguments: [
         ("[1]", "the document is not a JSON object"),
-        ("{", "not valid JSON"),
+        ("{", "not valid JSON: line 1, column 2 (byte 1): the document ends where a member name was expected"),
+        (
+            "{\"applinks\": {\"details\": []},\r\n}",
+            "not valid JSON: line 1, column 29 (byte 28): trailing comma before '}': JSON allows no comma after the last member"
+        ),
         (#"{"applinks": []}"#, "applinks is not an object"),
         (#"{"applinks": {"details": 3}}"#, "applinks.details is neither an array nor an object"),
         (#"{"applinks": {"details": [{"appIDs": "A.b"}]}}"#, "applinks.details[0].appIDs is not an array of strings"),
