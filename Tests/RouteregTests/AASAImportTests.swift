@@ -29,7 +29,7 @@ struct AASAImportTests {
 
     func plan(_ text: String, appIDs: [String] = ["ABCDE12345.com.badoo.Badoo"]) throws -> AASAImport.Plan {
         try AASAImport.makePlan(
-            try JSONValue(json: Data(text.utf8)), appIDs: appIDs, fallback: FallbackPolicy(),
+            Data(text.utf8), appIDs: appIDs, fallback: FallbackPolicy(),
             ranges: [.ios: VersionRange(since: try Version("5.0"))], prefix: "imported")
     }
 
@@ -45,8 +45,11 @@ struct AASAImportTests {
                 Route(
                     id: "imported-3", pattern: URLPattern(path: "/$(food)/*", fragment: "top", caseSensitive: false),
                     platforms: [.ios: since]),
+                // iOS ignores a query dictionary holding a non-string value, so the rule matches any query.
                 Route(
-                    id: "imported-4", pattern: URLPattern(path: "/o/*", caseSensitive: false), platforms: [.ios: since]),
+                    id: "imported-4", pattern: URLPattern(path: "/q/*", caseSensitive: false), platforms: [.ios: since]),
+                Route(
+                    id: "imported-5", pattern: URLPattern(path: "/o/*", caseSensitive: false), platforms: [.ios: since]),
             ])
     }
 
@@ -59,7 +62,7 @@ struct AASAImportTests {
                 "details entry for OTHER12345.com.other: another app's; import it into that app",
                 "rule 1: the fallback-marker exclusion; RouteRegistry generates it first in every AASA",
                 "rule 4: uses substitution variables: define them on the domain",
-                "rule 5: query item \"n\" is not a string",
+                "rule 5: \"?\" is neither a string nor a dictionary of strings; iOS ignores it, and so does the route",
                 "rule 6: key \"appclip\" is not supported and was left out",
             ])
     }
@@ -74,5 +77,49 @@ struct AASAImportTests {
     @Test func notAnAASAFileOrNoEntryForTheAppIsAFailure() throws {
         #expect(throws: CommandFailure.self) { try plan("[]") }
         #expect(throws: CommandFailure.self) { try plan(file, appIDs: ["NOPE.x"]) }
+    }
+    @Test func refusesWhatAASACheckRefusesWithTheSameReason() throws {
+        let trailingComma = """
+            {"applinks": {"details": [{"appIDs": ["T.b"], "components": [{"/": "/u/*"},]}]}}
+            """
+        #expect {
+            try plan(trailingComma, appIDs: ["T.b"])
+        } throws: { error in
+            "\(error)".contains("line 1, column 75 (byte 74): trailing comma before ']'")
+        }
+        let appIDArray = #"{"applinks": {"details": [{"appID": ["T.b", "T.c"], "components": [{"/": "/u/*"}]}]}}"#
+        #expect {
+            try plan(appIDArray, appIDs: ["T.b"])
+        } throws: { error in
+            "\(error)" == "is not a usable AASA file: applinks.details[0].appID is not a string"
+        }
+    }
+
+    @Test func everyDetailListingTheAppIsImportedInOrder() throws {
+        // iOS reads every details entry that lists the app, one after the other (instagram's file has three).
+        let file = """
+            {"applinks": {"details": [
+                {"appIDs": ["T.b"], "components": [{"/": "/a/*"}]},
+                {"appIDs": ["O.x"], "components": [{"/": "/x/*"}]},
+                {"appID": "T.b", "paths": ["NOT /b/private", "/b/*"]}
+            ]}}
+            """
+        let plan = try plan(file, appIDs: ["T.b"])
+        #expect(plan.routes.map(\.pattern.path) == ["/a/*", "/b/private", "/b/*"])
+        #expect(plan.routes.map(\.action) == [.open, .exclude, .open])
+        #expect(plan.notes == ["details entry for O.x: another app's; import it into that app"])
+    }
+
+    @Test func detailDefaultsApplyAndLegacyPathsKeepTheirFixedOptions() throws {
+        let file = """
+            {"applinks": {"defaults": {"caseSensitive": false}, "details": [
+                {"appIDs": ["T.b"], "defaults": {"percentEncoded": false}, "components": [{"/": "/a/*"}]},
+                {"appID": "T.b", "paths": ["/b/*"]}
+            ]}}
+            """
+        let routes = try plan(file, appIDs: ["T.b"]).routes
+        #expect(routes[0].pattern == URLPattern(path: "/a/*", caseSensitive: false, percentEncoded: false))
+        // Legacy paths predate defaults: case-sensitive and as written, whatever the defaults say.
+        #expect(routes[1].pattern == URLPattern(path: "/b/*"))
     }
 }

@@ -47,11 +47,17 @@ enum AASAImport {
                 since: try ArgumentValues.version(text, field: "--since \(platform.rawValue)"))
         }
         let file = run.argument(0)
-        let document = try readJSON(JSONValue.self, file: file)
+        // Read strictly (a trailing comma makes iOS ignore the whole file), then parsed as `aasa check` does.
+        let data = try readStrictJSON(file: file)
+        do {
+            _ = try parse(data)
+        } catch let failure as CommandFailure {
+            throw CommandFailure("\(file) \(failure.message)")
+        }
         let (appResource, _) = try run.call(API.AppsGet.self, .init(app: app))
         let appIDs = run.arguments.value("app-id").map { [$0] } ?? appResource.value.ios?.appIds ?? []
         let plan = try makePlan(
-            document, appIDs: appIDs, fallback: appResource.value.fallback, ranges: ranges, prefix: prefix)
+            data, appIDs: appIDs, fallback: appResource.value.fallback, ranges: ranges, prefix: prefix)
 
         // One call: the server creates every route or none, so a refused rule never leaves half an import.
         var created: [RouteResource] = []
@@ -101,14 +107,22 @@ enum AASAImport {
         }
     }
 
-    /// The routes for the details entry of `appIDs`, and notes on everything left out.
+    /// The routes for the details entries of `appIDs`, and notes on everything left out.
+    ///
+    /// The file is read by the same parser as `aasa check` (`AASADocument`), and each route is built from the
+    /// rule as that parser resolved it, so the imported routes decide every URL the way `aasa check` says
+    /// the file does: a file `check` refuses is refused here with the same reason, every details entry that
+    /// lists the app is imported in order (iOS reads them one after the other), per-detail `defaults` count,
+    /// and legacy `paths` keep their fixed options.
     static func makePlan(
-        _ document: JSONValue, appIDs: [String], fallback: FallbackPolicy, ranges: [Platform: VersionRange],
-        prefix: String
+        _ data: Data, appIDs: [String], fallback: FallbackPolicy, ranges: [Platform: VersionRange], prefix: String
     ) throws -> Plan {
-        guard case .object(let top) = document, case .object(let applinks)? = top["applinks"],
-            case .array(let details)? = applinks["details"]
-        else { throw CommandFailure("not an AASA file: expected {\"applinks\": {\"details\": [...]}}") }
+        let document = try parse(data)
+        guard case .object(let top) = try JSONValue(json: data) else {
+            throw CommandFailure("not an AASA file: expected {\"applinks\": {\"details\": [...]}}")
+        }
+        var applinks: [String: JSONValue] = [:]
+        if case .object(let members)? = top["applinks"] { applinks = members }
         var plan = Plan()
         for key in top.keys.sorted() where key != "applinks" {
             plan.notes.append("\(key): not a universal-links section; declare it on the app (routereg app update)")
@@ -118,51 +132,48 @@ enum AASAImport {
                 "substitutionVariables: define them on the domain (routereg domain add --substitution-variable NAME=V1,V2); "
                     + "rules using them are imported as written")
         }
-        let defaults = applinks["defaults"]
-        guard let detail = pickDetail(details, appIDs: appIDs, notes: &plan.notes) else {
+        var chosen = document.details.indices.filter { !Set(document.details[$0].appIDs).isDisjoint(with: appIDs) }
+        if chosen.isEmpty && document.details.count == 1 { chosen = [0] }
+        guard !chosen.isEmpty else {
+            // As `aasa check` says for every URL: a file without a details entry for the app opens nothing in it.
+            let why =
+                document.details.isEmpty
+                ? ": the file has no applinks details (it claims no universal link)" : " (use --app-id)"
             throw CommandFailure(
-                "no details entry for \(appIDs.isEmpty ? "the app" : appIDs.joined(separator: ", ")) (use --app-id)")
+                "no details entry for \(appIDs.isEmpty ? "the app" : appIDs.joined(separator: ", "))\(why)")
         }
-        var rules: [JSONValue] = []
-        if case .array(let components)? = detail["components"] {
-            rules = components
-        } else if case .array(let paths)? = detail["paths"] {
-            rules = paths.map { path -> JSONValue in
-                guard let text = path.stringValue else { return path }
-                if text.hasPrefix("NOT ") {
-                    return .object(["/": .string(String(text.dropFirst(4))), "exclude": .bool(true)])
+        for index in document.details.indices where !chosen.contains(index) {
+            plan.notes.append(
+                "details entry for \(document.details[index].appIDs.joined(separator: ", ")): another app's; "
+                    + "import it into that app")
+        }
+        var number = 0
+        for detailIndex in chosen {
+            let detail = document.details[detailIndex]
+            for (ruleIndex, rule) in detail.rules.enumerated() {
+                number += 1
+                let written = (try? JSONValue(json: Data(detail.ruleJSON[ruleIndex].utf8))) ?? .null
+                switch RuleImport.route(
+                    rule, written: written, id: "\(prefix)-\(plan.routes.count + 1)", fallback: fallback,
+                    ranges: ranges)
+                {
+                case .route(let route, let notes):
+                    plan.routes.append(route)
+                    plan.notes += notes.map { "rule \(number): \($0)" }
+                case .skipped(let reason):
+                    plan.notes.append("rule \(number): \(reason)")
                 }
-                return .object(["/": .string(text)])
-            }
-        }
-        for (index, rule) in rules.enumerated() {
-            let label = "rule \(index + 1)"
-            switch RuleImport.route(
-                rule, id: "\(prefix)-\(plan.routes.count + 1)", defaults: defaults, fallback: fallback, ranges: ranges)
-            {
-            case .route(let route, let notes):
-                plan.routes.append(route)
-                plan.notes += notes.map { "\(label): \($0)" }
-            case .skipped(let reason):
-                plan.notes.append("\(label): \(reason)")
             }
         }
         return plan
     }
 
-    private static func pickDetail(_ details: [JSONValue], appIDs: [String], notes: inout [String]) -> JSONValue? {
-        func ids(_ detail: JSONValue) -> [String] {
-            var result: [String] = []
-            if case .array(let list)? = detail["appIDs"] { result += list.compactMap(\.stringValue) }
-            if let single = detail["appID"]?.stringValue { result.append(single) }
-            return result
+    /// The file as `aasa check` reads it; refused with the same reason `aasa check` gives.
+    static func parse(_ data: Data) throws -> AASADocument {
+        do {
+            return try AASADocument(json: data)
+        } catch let problem as AASADocumentError {
+            throw CommandFailure("is not a usable AASA file: \(problem.message)")
         }
-        let chosen =
-            details.first { !Set(ids($0)).isDisjoint(with: appIDs) } ?? (details.count == 1 ? details.first : nil)
-        for detail in details where detail != chosen {
-            notes.append(
-                "details entry for \(ids(detail).joined(separator: ", ")): another app's; import it into that app")
-        }
-        return chosen
     }
 }

@@ -1,6 +1,6 @@
 import RouteCore
 
-/// One AASA `components` rule as a route, or why it cannot be one.
+/// One AASA rule as a route, or why it cannot be one.
 enum RuleImport {
     enum Outcome {
         /// The route, with notes on what was dropped from the rule.
@@ -10,40 +10,33 @@ enum RuleImport {
 
     static let knownKeys: Set<String> = ["/", "?", "#", "exclude", "caseSensitive", "percentEncoded", "comment"]
 
-    /// Converts `rule`; `defaults` (the file's top-level `defaults`) fill options the rule leaves out.
+    /// Converts `rule`, as `AASADocument` resolved it (defaults folded in, legacy `NOT ` read), so the route
+    /// matches exactly the URLs the rule matches; `written` is the rule as it appears in the file (an object,
+    /// or a string for a legacy path), read for its comment and for what the route cannot hold.
     static func route(
-        _ rule: JSONValue, id: String, defaults: JSONValue?, fallback: FallbackPolicy, ranges: [Platform: VersionRange]
+        _ rule: ComponentRule, written: JSONValue, id: String, fallback: FallbackPolicy,
+        ranges: [Platform: VersionRange]
     ) -> Outcome {
-        guard case .object(let members) = rule else { return .skipped("not a JSON object") }
         var notes: [String] = []
+        let members: [String: JSONValue]
+        if case .object(let object) = written { members = object } else { members = [:] }
         for key in members.keys.sorted() where !knownKeys.contains(key) {
             notes.append("key \"\(key)\" is not supported and was left out")
         }
-        var pattern = URLPattern()
-        if let path = members["/"] {
-            guard let text = path.stringValue else { return .skipped("\"/\" is not a string") }
-            pattern.path = text
+        if let query = members["?"], rule.query == nil, query != .null {
+            // AASADocument (and iOS) ignore such a query, so the rule matches any query: so does the route.
+            notes.append("\"?\" is neither a string nor a dictionary of strings; iOS ignores it, and so does the route")
         }
-        switch members["?"] {
-        case nil, .null?: break
+        var pattern = URLPattern(path: rule.path, fragment: rule.fragment)
+        switch rule.query {
         case .string(let text)?: pattern.query = .string(text)
-        case .object(let items)?:
-            var query: [String: String] = [:]
-            for (name, value) in items {
-                guard let text = value.stringValue else { return .skipped("query item \"\(name)\" is not a string") }
-                query[name] = text
-            }
-            pattern.query = .items(query)
-        default: return .skipped("\"?\" is neither a string nor a dictionary")
+        case .items(let items)?: pattern.query = .items(items)
+        case nil: break
         }
-        if let fragment = members["#"] {
-            guard let text = fragment.stringValue else { return .skipped("\"#\" is not a string") }
-            pattern.fragment = text
-        }
-        pattern.caseSensitive = bool(members["caseSensitive"]) ?? bool(defaults?["caseSensitive"])
-        pattern.percentEncoded = bool(members["percentEncoded"]) ?? bool(defaults?["percentEncoded"])
-        let exclude = bool(members["exclude"]) ?? false
-        if exclude, pattern.path == nil, pattern.fragment == nil,
+        // Stated when the rule (or a default) says so; Apple's default otherwise, so the route inherits.
+        if members["caseSensitive"] != nil || !rule.caseSensitive { pattern.caseSensitive = rule.caseSensitive }
+        if members["percentEncoded"] != nil || !rule.percentEncoded { pattern.percentEncoded = rule.percentEncoded }
+        if rule.exclude, pattern.path == nil, pattern.fragment == nil,
             case .items(let items)? = pattern.query, items == [fallback.queryItem: "?*"]
         {
             return .skipped("the fallback-marker exclusion; RouteRegistry generates it first in every AASA")
@@ -51,14 +44,9 @@ enum RuleImport {
         if [pattern.path, pattern.fragment].contains(where: { $0?.contains("$(") == true }) {
             notes.append("uses substitution variables: define them on the domain")
         }
-        var route = Route(id: id, pattern: pattern, action: exclude ? .exclude : .open)
-        if !exclude { route.platforms = ranges }
+        var route = Route(id: id, pattern: pattern, action: rule.exclude ? .exclude : .open)
+        if !rule.exclude { route.platforms = ranges }
         route.comment = members["comment"]?.stringValue
         return .route(route, notes: notes)
-    }
-
-    private static func bool(_ value: JSONValue?) -> Bool? {
-        if case .bool(let flag)? = value { return flag }
-        return nil
     }
 }
