@@ -39,4 +39,18 @@ public enum LintCode {
     public static let androidUnexpressible = "android_unexpressible"
     /// The document was compacted to fit the size limit.
     public static let compacted = "compacted"
+    /// An AASA file that is not strict JSON: iOS ignores all of it (`routereg aasa lint`).
+    public static let invalidJSON = "invalid_json"
+    /// An AASA file RouteRegistry cannot read as universal-link rules (a value of the wrong type).
+    public static let unusableDocument = "unusable_document"
+    /// A shape Apple documents no behaviour for (e.g. both `paths` and `components` in one detail).
+    public static let ambiguousShape = "ambiguous_shape"
+    /// A component key Apple does not document; iOS ignores it.
+    public static let unknownKey = "unknown_key"
+    /// A `/` pattern without a leading slash.
+    public static let pathWithoutSlash = "path_without_slash"
+    /// A `?` pattern of a type iOS ignores.
+    public static let ignoredQuery = "ignored_query"
+    /// A rule identical to an earlier one of the same detail.
+    public static let duplicateRule = "duplicate_rule"
 }

@@ -1,7 +1,7 @@
 import Foundation
 import RouteCore
 
-/// `routereg aasa show|revisions|diff|preview|check|import`.
+/// `routereg aasa show|revisions|diff|preview|check|import|lint`.
 enum AASACommands {
     static let host = PositionalSpec(name: "HOST", summary: "the domain, e.g. m.badoo.com")
     static let kind = FlagSpec.value("kind", "KIND", "aasa (default) or assetlinks")
@@ -34,6 +34,7 @@ enum AASACommands {
                     action: run.arguments.bool("retire") ? .retire : .publish)
             }),
         AASAImport.spec,
+        AASALint.spec,
     ]
 
     static func documentKind(_ run: Invocation) throws(UsageError) -> DocumentKind? {
