@@ -17,7 +17,7 @@ import sys
 from typing import List, Optional
 
 from . import Client, LintFailure, RouteRegistryError
-from .matcher import AASADocumentError, explain
+from .matcher import AASADocumentError, explain, parse_document
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -72,8 +72,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _match(args: argparse.Namespace) -> int:
     try:
-        with open(args.aasa, encoding="utf-8") as f:
-            document = json.load(f)
+        with open(args.aasa, "rb") as f:
+            document = parse_document(f.read())
         result = explain(document, args.app_id, args.url, args.domain)
     except (OSError, ValueError) as error:
         kind = "invalid AASA" if isinstance(error, AASADocumentError) else "cannot read the AASA file"

@@ -30,6 +30,9 @@ Standard library only.
 """
 
 from ._document import AASADocumentError, Evaluation, evaluate, explain
+from ._strict import parse_document
 from ._url import LinkURL, parse_url
 
-__all__ = ["evaluate", "explain", "Evaluation", "AASADocumentError", "LinkURL", "parse_url"]
+__all__ = [
+    "evaluate", "explain", "Evaluation", "AASADocumentError", "LinkURL", "parse_url", "parse_document",
+]

@@ -1,4 +1,5 @@
 export * from "./matcher.js";
+export { AASASyntaxError, parseAASA } from "./strictJson.js";
 export { parseLinkURL, percentDecode } from "./linkUrl.js";
 export type { LinkURL } from "./linkUrl.js";
 export * from "./types.js";

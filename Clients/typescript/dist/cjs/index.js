@@ -14,10 +14,13 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.canonicalJSON = exports.aasaHandler = exports.RouteRegistryClient = exports.clientMethodName = exports.METHOD_NAMES = exports.METHOD_INFO = exports.percentDecode = exports.parseLinkURL = void 0;
+exports.canonicalJSON = exports.aasaHandler = exports.RouteRegistryClient = exports.clientMethodName = exports.METHOD_NAMES = exports.METHOD_INFO = exports.percentDecode = exports.parseLinkURL = exports.parseAASA = exports.AASASyntaxError = void 0;
 // The package's entry point: the typed JSON-RPC client, the AASA-serving request handler and the local
 // AASA matcher.
 __exportStar(require("./matcher.js"), exports);
+var strictJson_js_1 = require("./strictJson.js");
+Object.defineProperty(exports, "AASASyntaxError", { enumerable: true, get: function () { return strictJson_js_1.AASASyntaxError; } });
+Object.defineProperty(exports, "parseAASA", { enumerable: true, get: function () { return strictJson_js_1.parseAASA; } });
 var linkUrl_js_1 = require("./linkUrl.js");
 Object.defineProperty(exports, "parseLinkURL", { enumerable: true, get: function () { return linkUrl_js_1.parseLinkURL; } });
 Object.defineProperty(exports, "percentDecode", { enumerable: true, get: function () { return linkUrl_js_1.percentDecode; } });

@@ -1,6 +1,7 @@
 // The package's entry point: the typed JSON-RPC client, the AASA-serving request handler and the local
 // AASA matcher.
 export * from "./matcher.js";
+export { AASASyntaxError, parseAASA } from "./strictJson.js";
 export { parseLinkURL, percentDecode } from "./linkUrl.js";
 export * from "./types.js";
 export * from "./errors.js";
