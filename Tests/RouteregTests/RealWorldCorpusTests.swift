@@ -99,11 +99,12 @@ struct RealWorldCorpusTests {
                 "lint \(result.lintCodes) for a file the parser \(parsed == nil ? "refuses" : "reads")")
         }
         if !findings.isEmpty {
-            let lint = try await SpawnedCLI.run(["aasa", "lint", file.path, "--json"])
+            let lint = try await BinaryRunner.run(["aasa", "lint", file.path, "--json"])
             let printed = try? JSONDecoder().decode(
-                [LintFinding].self, from: Data(lint.output.prefix { $0 != "\n" }.utf8))
+                [LintFinding].self, from: Data(lint.stdout.utf8))
             if printed != findings || (lint.status == 0) != (parsed != nil) {
-                result.problems.append("aasa lint exit \(lint.status) printed \(lint.output), the library \(findings)")
+                result.problems.append(
+                    "aasa lint exit \(lint.status) printed \(lint.stdout)\(lint.stderr), the library \(findings)")
             }
         }
 
@@ -112,7 +113,7 @@ struct RealWorldCorpusTests {
         _ = try await server.result("Apps.Create", ["app": ["id": app, "ios": ["appIds": [appID]]]])
         _ = try await server.result("Domains.Create", ["domain": ["host": host, "apps": [app]]])
         let started = ContinuousClock.now
-        let imported = try await SpawnedCLI.run(
+        let imported = try await BinaryRunner.run(
             [
                 "aasa", "import", file.path, "--app", app, "--app-id", appID, "--since", "ios=1.0", "--json",
                 "--server", server.baseURL.absoluteString,
@@ -124,9 +125,10 @@ struct RealWorldCorpusTests {
         guard parsed != nil, listsApp else {
             // Refused files, and files without universal links: import refuses too, for the same reason.
             let reason = refusal.map { "is not a usable AASA file: \($0)" } ?? "no details entry for \(appID)"
-            if imported.status != 1 || !imported.output.contains(reason) {
+            if imported.status != 1 || !(imported.stdout + imported.stderr).contains(reason) {
                 result.problems.append(
-                    "aasa import should refuse (\(reason)): exit \(imported.status) \(imported.output)")
+                    "aasa import should refuse (\(reason)): exit \(imported.status) \((imported.stdout + imported.stderr))"
+                )
             }
             if case .decided(let outcomes) = original, outcomes.contains(where: { $0 == .match }) {
                 result.problems.append("a file without rules for \(appID) matched")
@@ -137,7 +139,7 @@ struct RealWorldCorpusTests {
             // What the server did meanwhile: whether the write committed although no answer came.
             let routes = try? await server.result("Routes.List", ["app": app])
             result.problems.append(
-                "aasa import failed after \(elapsed): exit \(imported.status) \(imported.output); "
+                "aasa import failed after \(elapsed): exit \(imported.status) \((imported.stdout + imported.stderr)); "
                     + "routes now: \((routes?["routes"] as? [Any])?.count ?? -1)")
             return result
         }
@@ -179,10 +181,10 @@ struct RealWorldCorpusTests {
 
     /// `routereg aasa check FILE --app APPID --json URL...` through the binary.
     static func check(_ path: String, appID: String, urls: [String]) async throws -> CheckResult {
-        let run = try await SpawnedCLI.run(["aasa", "check", path, "--app", appID, "--json"] + urls)
-        guard run.status == 0 else { return .refused("exit \(run.status): \(run.output)") }
+        let run = try await BinaryRunner.run(["aasa", "check", path, "--app", appID, "--json"] + urls)
+        guard run.status == 0 else { return .refused("exit \(run.status): \(run.stderr)") }
         struct Entry: Decodable { var outcome: MatchOutcome }
-        let entries = try JSONDecoder().decode([Entry].self, from: Data(run.output.utf8))
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(run.stdout.utf8))
         return .decided(entries.map(\.outcome))
     }
 
@@ -202,18 +204,20 @@ struct RealWorldCorpusTests {
             let expected = "not valid JSON: \(syntax)"
             #expect(syntax.message.hasPrefix("trailing comma"))
 
-            let check = try await SpawnedCLI.run([
+            let check = try await BinaryRunner.run([
                 "aasa", "check", file.path, "--app", "ABCDE12345.com.example.app", "https://example.com/",
             ])
-            #expect(check.status == 1 && check.output.contains(expected), "aasa check: \(check.output)")
+            #expect(check.status == 1 && check.stderr.contains(expected), "aasa check: \(check.stderr)")
             // Refused before any server is asked: a port nothing listens on would say "unreachable" (exit 3).
             let started = ContinuousClock.now
-            let imported = try await SpawnedCLI.run(
+            let imported = try await BinaryRunner.run(
                 ["aasa", "import", file.path, "--app", "any", "--server", "http://127.0.0.1:9"],
                 environment: ["ROUTEREG_TOKEN": "unused"])
-            #expect(imported.status == 1 && imported.output.contains(expected), "aasa import: \(imported.output)")
-            let lint = try await SpawnedCLI.run(["aasa", "lint", file.path])
-            #expect(lint.status == 1 && lint.output.contains("invalid_json") && lint.output.contains(expected))
+            #expect(
+                imported.status == 1 && (imported.stdout + imported.stderr).contains(expected),
+                "aasa import: \((imported.stdout + imported.stderr))")
+            let lint = try await BinaryRunner.run(["aasa", "lint", file.path])
+            #expect(lint.status == 1 && lint.stdout.contains("invalid_json") && lint.stdout.contains(expected))
         }
         print("realworld: \(files.count) invalid AASA files refused by aasa check, aasa import and aasa lint")
     }
