@@ -54,6 +54,10 @@ struct RealWorldCorpusTests {
             #expect(lint[name]?.contains(LintCode.ambiguousShape) == true, "\(name)")
         }
         #expect(lint["expensify"]?.contains(LintCode.duplicateRule) == true)
+        // Details an earlier catch-all leaves nothing to (README: instagram, 100ms, beeline-sg).
+        for name in ["instagram", "100ms", "beeline-sg"] {
+            #expect(lint[name]?.contains(LintCode.shadowedRule) == true, "\(name)")
+        }
         print(
             "realworld: \(results.count) AASA files checked and linted, \(results.map(\.urls).reduce(0, +)) URLs "
                 + "derived, \(results.filter(\.imported).count) files imported, "

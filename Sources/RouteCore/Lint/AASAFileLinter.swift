@@ -53,6 +53,7 @@ public enum AASAFileLinter {
             return findings
         }
         for detail in document.details { findings += unreachable(detail) }
+        findings += overshadowedDetails(document.details)
         return findings
     }
 
@@ -125,6 +126,47 @@ public enum AASAFileLinter {
             coverage.insert(patterns[j], at: j)
         }
         return findings
+    }
+
+    /// Details an earlier one leaves nothing to: it decides every URL (a rule matching any path, query and
+    /// fragment), so for an app both list a later detail never decides (instagram lists its apps again in
+    /// legacy entries), and a later detail's other apps only get a link when the earlier apps are not
+    /// installed (100ms and beeline-sg: two apps claiming `*`).
+    private static func overshadowedDetails(_ details: [AASADocument.Detail]) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        var decidesAll: [Int] = []
+        // Claims every URL: decides every URL, and never by an exclusion (what iOS does with another app's
+        // detail for an URL one app excludes is not documented).
+        var claimsAll: [Int] = []
+        for (j, detail) in details.enumerated() {
+            if let i = decidesAll.first(where: { !Set(details[$0].appIDs).isDisjoint(with: detail.appIDs) }) {
+                findings.append(
+                    finding(
+                        .warning, LintCode.shadowedRule,
+                        "\(detail.location) never decides for \(details[i].appIDs.filter(detail.appIDs.contains).joined(separator: ", ")): "
+                            + "\(details[i].location) before it decides every URL for that app"))
+            } else if let i = claimsAll.first {
+                findings.append(
+                    finding(
+                        .warning, LintCode.shadowedRule,
+                        "\(detail.location) (\(detail.appIDs.joined(separator: ", "))) gets no link while "
+                            + "\(details[i].appIDs.joined(separator: ", ")) is installed: \(details[i].location) claims every URL first"
+                    ))
+            }
+            if let catchAll = detail.rules.firstIndex(where: isCatchAll) {
+                decidesAll.append(j)
+                if !detail.rules[...catchAll].contains(where: \.exclude) { claimsAll.append(j) }
+            }
+        }
+        return findings
+    }
+
+    /// A rule matching every URL: no query or fragment pattern, and a path pattern of stars only (or none).
+    private static func isCatchAll(_ rule: ComponentRule) -> Bool {
+        guard rule.query == nil, rule.fragment == nil else { return false }
+        guard let path = rule.path else { return true }
+        let stars = path.drop { $0 == "/" }
+        return !stars.isEmpty && stars.allSatisfy { $0 == "*" }
     }
 
     private static func finding(_ severity: LintFinding.Severity, _ code: String, _ message: String) -> LintFinding {

@@ -11,7 +11,8 @@ enum AASALint {
             Reads the file as iOS would (strict JSON: a trailing comma makes iOS ignore the whole file) and reports,
             one per line, errors (iOS or RouteRegistry cannot use the file) and warnings: both appIDs and appID, both
             paths and components in one details entry, a "/" pattern without a leading slash, a query iOS ignores,
-            unknown component keys, repeated rules and rules an earlier rule shadows. Exits 1 when there is an error.
+            unknown component keys, repeated rules and rules an earlier rule shadows, and details an earlier catch-all
+            detail leaves no link to. Exits 1 when there is an error.
             With --json: the findings as a JSON array of {severity, code, message}.
             """,
         positionals: [PositionalSpec(name: "FILE", summary: "the apple-app-site-association file (- for stdin)")],
@@ -31,7 +32,8 @@ enum AASALint {
         }
         let errors = findings.filter { $0.severity == .error }.count
         if errors > 0 {
-            throw CommandFailure("\(file): \(errors) error\(errors == 1 ? "" : "s"); iOS would not use this file as is")
+            throw CommandFailure(
+                "\(file): \(errors) error\(errors == 1 ? "" : "s"); iOS or RouteRegistry cannot use this file as is")
         }
     }
 }

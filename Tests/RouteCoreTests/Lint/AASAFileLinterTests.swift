@@ -60,4 +60,35 @@ import Testing
         #expect(lint(#"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": "/u/*"}]}]}}"#).isEmpty)
         #expect(lint(#"{"webcredentials": {"apps": ["A.b"]}}"#).isEmpty)
     }
+
+    @Test func detailsAnEarlierCatchAllLeavesNothingToAreNamed() {
+        // instagram lists its apps again after a components detail ending with "/*"; 100ms and beeline-sg list
+        // two apps that both claim "*".
+        let findings = lint(
+            """
+            {"applinks": {"details": [
+              {"appIDs": ["A.one", "A.two"], "components": [{"/": "/private/*", "exclude": true}, {"/": "/*"}]},
+              {"appID": "A.one", "paths": ["/x/*"]},
+              {"appID": "B.other", "paths": ["*"]},
+              {"appID": "C.late", "paths": ["/y"]},
+              {"appID": "D.first", "paths": ["/d", "NOT /*"]},
+              {"appID": "D.second", "paths": ["/e"]}
+            ]}}
+            """)
+        #expect(
+            findings.map(\.message) == [
+                "applinks.details[1] never decides for A.one: applinks.details[0] before it decides every URL for that app",
+                // details[0] excludes some URLs, so whether B.other gets them is not known: only details[2] is said
+                // to claim everything.
+                "applinks.details[3] (C.late) gets no link while B.other is installed: applinks.details[2] claims every URL first",
+                "applinks.details[4] (D.first) gets no link while B.other is installed: applinks.details[2] claims every URL first",
+                "applinks.details[5] (D.second) gets no link while B.other is installed: applinks.details[2] claims every URL first",
+            ])
+        // ajet's shape: an allow-list ending with "NOT /*" decides every URL for its app but claims none for others.
+        let allowList = lint(
+            """
+            {"applinks": {"details": [{"appID": "A.one", "paths": ["/a", "NOT /*"]}, {"appID": "A.dev", "paths": ["/dev/*"]}]}}
+            """)
+        #expect(allowList.isEmpty)
+    }
 }
