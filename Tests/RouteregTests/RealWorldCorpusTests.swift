@@ -28,11 +28,11 @@ struct RealWorldCorpusTests {
         #expect(!files.isEmpty)
         let server = try TestRegistryServer(suite: "realworld")
         defer { server.shutdown() }
-        // One app per file in one server; four files at a time (each step is a child process or a request).
+        // One app per file in one server; two files at a time (each step is a child process or a request).
         var results: [FileResult] = []
         try await withThrowingTaskGroup(of: FileResult.self) { group in
             var pending = files[...]
-            for _ in 0..<4 {
+            for _ in 0..<2 {
                 guard let file = pending.popFirst() else { break }
                 group.addTask { try await Self.examine(file, server: server) }
             }
