@@ -213,7 +213,6 @@ struct RealWorldCorpusTests {
             ])
             #expect(check.status == 1 && check.stderr.contains(expected), "aasa check: \(check.stderr)")
             // Refused before any server is asked: a port nothing listens on would say "unreachable" (exit 3).
-            let started = ContinuousClock.now
             let imported = try await BinaryRunner.run(
                 ["aasa", "import", file.path, "--app", "any", "--server", "http://127.0.0.1:9"],
                 environment: ["ROUTEREG_TOKEN": "unused"])
