@@ -78,12 +78,18 @@ import Testing
 
     @Test func signalReachesTheWholeProcessGroup() async throws {
         let child = try Spawn("/bin/sh", ["-c", "sleep 60 & sleep 60 & wait"]).start()
-        try await Task.sleep(for: .milliseconds(200))
-        let members = try Self.groupMembers(child.pid)
-        #expect(members.count >= 3, "sh and its two sleeps share the group: \(members)")
-        let status = await child.terminate(SIGTERM, grace: .seconds(10))
-        #expect(status == 128 + SIGTERM)
-        for member in members { #expect(try Self.waitUntilGone(member)) }
+        defer { child.kill() }
+        // Until the shell has started both sleeps (seconds on a loaded machine).
+        var members: [Int32] = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while members.count < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            members = try Self.groupMembers(child.pid)
+        }
+        #expect(members.count == 3, "sh and its two sleeps share the group: \(members)")
+        let status = await child.terminate(SIGTERM, grace: .seconds(30))
+        #expect(status == 128 + SIGTERM, "the shell itself got the signal")
+        for member in members { #expect(try Self.waitUntilGone(member), "\(member) outlived the signal") }
     }
 
     @Test func outputCanGoToAFileThatIsAppendedTo() throws {
