@@ -67,6 +67,7 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Tokens.Create": MethodInfo("admin", False, False, None, (('token', True),)),
     "Tokens.List": MethodInfo("admin", True, False, "tokens", (('pageSize', False), ('pageToken', False))),
     "Tokens.Revoke": MethodInfo("admin", False, False, None, (('id', True),)),
+    "Tokens.WhoAmI": MethodInfo("reader", True, False, None, ()),
     "Audit.List": MethodInfo("reader", True, False, "entries", (('resource', False), ('pageSize', False), ('pageToken', False))),
     "rpc.discover": MethodInfo("public", True, False, None, ()),
 }
@@ -247,6 +248,11 @@ class _Methods:
         """Revokes a token. (`Tokens.Revoke`, admin)."""
         params: Dict[str, Any] = {"id": id}
         return cast("Token", self._call("Tokens.Revoke", params, timeout))
+
+    def tokens_who_am_i(self, *, timeout: Optional[float] = None) -> TokensWhoAmIResult:
+        """Who the bearer token is: its id and role (a console hides what the role may not do). (`Tokens.WhoAmI`, reader)."""
+        params: Dict[str, Any] = {}
+        return cast("TokensWhoAmIResult", self._call("Tokens.WhoAmI", params, timeout))
 
     def audit_list(self, resource: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> AuditListResult:
         """Lists audit entries, newest first, optionally for one resource name. (`Audit.List`, reader)."""
@@ -434,6 +440,11 @@ class _AsyncMethods:
         """Revokes a token. (`Tokens.Revoke`, admin)."""
         params: Dict[str, Any] = {"id": id}
         return cast("Token", await self._call("Tokens.Revoke", params, timeout))
+
+    async def tokens_who_am_i(self, *, timeout: Optional[float] = None) -> TokensWhoAmIResult:
+        """Who the bearer token is: its id and role (a console hides what the role may not do). (`Tokens.WhoAmI`, reader)."""
+        params: Dict[str, Any] = {}
+        return cast("TokensWhoAmIResult", await self._call("Tokens.WhoAmI", params, timeout))
 
     async def audit_list(self, resource: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> AuditListResult:
         """Lists audit entries, newest first, optionally for one resource name. (`Audit.List`, reader)."""

@@ -314,6 +314,16 @@ class TokensListResult(_TokensListResultRequired, total=False):
     nextPageToken: NextPageToken
 
 
+class TokensWhoAmIResult(TypedDict):
+    """TokensWhoAmIResult"""
+
+    #: tokens/{id}
+    name: str
+    #: The token's id: the actor the audit log records (bootstrap-admin for the seeded admin token).
+    id: str
+    role: Role
+
+
 class _AuditListResultRequired(TypedDict):
     entries: List[AuditEntry]
 
@@ -949,6 +959,7 @@ __all__ = [
     "TokensCreateResult",
     "TokensCreateToken",
     "TokensListResult",
+    "TokensWhoAmIResult",
     "URLPattern",
     "URLPatternOutput",
     "Version",

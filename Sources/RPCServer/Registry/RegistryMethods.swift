@@ -92,6 +92,13 @@ public enum RegistryMethods {
             RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
             RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
             RPCMethod(API.TokensRevoke.self) { ctx, input in try service.revokeToken(input.id, by: caller(ctx)) },
+            RPCMethod(API.TokensWhoAmI.self) { ctx, _ in
+                // Only reached with a valid token (the method is not public), so the principal is there.
+                guard let principal = ctx.principal else {
+                    throw RegistryError(.unauthenticated, "a valid bearer token is required")
+                }
+                return API.TokensWhoAmI.Output(id: principal.id, role: principal.role)
+            },
             RPCMethod(API.AuditList.self) { _, input in
                 _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
                 return try service.listAudit(input)

@@ -49,6 +49,25 @@ extension API {
         public typealias Output = TokenResource
     }
 
+    /// Who the bearer token is: what a console needs to hide what the caller's role may not do.
+    public enum TokensWhoAmI: RPCMethodDescriptor {
+        public static let name = "Tokens.WhoAmI"
+        public static let access = Access.reader
+        public typealias Input = Empty
+        public struct Output: Codable, Sendable, Hashable {
+            /// `tokens/{id}`.
+            public var name: String
+            /// The token's id, the actor the audit log records (`bootstrap-admin` for the seeded token).
+            public var id: String
+            public var role: Access
+            public init(id: String, role: Access) {
+                self.name = "tokens/\(id)"
+                self.id = id
+                self.role = role
+            }
+        }
+    }
+
     public enum AuditList: RPCMethodDescriptor {
         public static let name = "Audit.List"
         public static let access = Access.reader

@@ -213,6 +213,6 @@ extension API {
         ReleasesCreate.self, ReleasesPublish.self, ReleasesRetire.self, ReleasesGet.self, ReleasesList.self,
         AssociationsGet.self, AssociationsListRevisions.self, AssociationsDiff.self, AssociationsPreview.self,
         AssociationsWatch.self, CanOpenGetTable.self, CanOpenCheck.self, MatrixGet.self,
-        TokensCreate.self, TokensList.self, TokensRevoke.self, AuditList.self,
+        TokensCreate.self, TokensList.self, TokensRevoke.self, TokensWhoAmI.self, AuditList.self,
     ]
 }

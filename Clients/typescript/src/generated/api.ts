@@ -881,6 +881,17 @@ export interface RegistryApi {
     };
     result: Token;
   };
+  /** Who the bearer token is: its id and role (a console hides what the role may not do). */
+  "Tokens.WhoAmI": {
+    params: Record<string, never>;
+    result: {
+      /** tokens/{id} */
+      name: string;
+      /** The token's id: the actor the audit log records (bootstrap-admin for the seeded admin token). */
+      id: string;
+      role: Role;
+    };
+  };
   /** Lists audit entries, newest first, optionally for one resource name. */
   "Audit.List": {
     params: {
@@ -940,6 +951,7 @@ export const METHOD_NAMES = [
   "Tokens.Create",
   "Tokens.List",
   "Tokens.Revoke",
+  "Tokens.WhoAmI",
   "Audit.List",
   "rpc.discover",
 ] as const;
@@ -994,6 +1006,7 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Tokens.Create": { access: "admin", readOnly: false, requestId: false, params: [{ name: "token", required: true }] },
   "Tokens.List": { access: "admin", readOnly: true, requestId: false, pageItems: "tokens", params: [{ name: "pageSize", required: false }, { name: "pageToken", required: false }] },
   "Tokens.Revoke": { access: "admin", readOnly: false, requestId: false, params: [{ name: "id", required: true }] },
+  "Tokens.WhoAmI": { access: "reader", readOnly: true, requestId: false, params: [] },
   "Audit.List": { access: "reader", readOnly: true, requestId: false, pageItems: "entries", params: [{ name: "resource", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
   "rpc.discover": { access: "public", readOnly: true, requestId: false, params: [] },
 };
