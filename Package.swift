@@ -47,10 +47,19 @@ let package = Package(
             dependencies: ["RouteStore", "RegistryService", "RPCServer", "ProcessSpawn"],
             swiftSettings: swiftSettings
         ),
+        // The web console's static files (Files/), compiled into the binary and served at /console/ from memory.
+        .target(
+            name: "RegistryConsole",
+            dependencies: ["RouteCore", "RPCServer"],
+            resources: [.embedInCode("Files")],
+            swiftSettings: swiftSettings
+        ),
         // The thin executable: serve, migrate and the release engineer's CLI.
         .executableTarget(
             name: "routereg",
-            dependencies: ["RouteCore", "RouteStore", "RegistryService", "RPCServer", "RouteRegistryClient"],
+            dependencies: [
+                "RouteCore", "RouteStore", "RegistryService", "RPCServer", "RegistryConsole", "RouteRegistryClient",
+            ],
             swiftSettings: swiftSettings
         ),
         // The app-side client: canOpen tables, local decisions, fallback URLs.
@@ -119,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RPCServerTests",
-            dependencies: ["RPCServer", "RegistryTesting"],
+            dependencies: ["RPCServer", "RegistryConsole", "RegistryTesting"],
             swiftSettings: swiftSettings
         ),
         // Faults, abuse, malicious values and security: real binary, real PostgreSQL, corpus replay.

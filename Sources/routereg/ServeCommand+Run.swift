@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RPCServer
+import RegistryConsole
 import RegistryService
 import RouteCore
 import RouteStore
@@ -45,7 +46,8 @@ extension ServeCommand {
             configuration: HTTPServerConfiguration(
                 host: address.host, port: address.port, threadPoolSize: options.threads,
                 connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit),
-            cacheMaxAge: options.cacheMaxAge, log: options.quiet ? .silent : .standardError)
+            cacheMaxAge: options.cacheMaxAge, log: options.quiet ? .silent : .standardError,
+            extraDocuments: ConsoleDocuments())
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
         // Written unbuffered: scripts and tests wait for this line to learn the port.

@@ -1,4 +1,5 @@
-/// A document served from memory on a plain GET (an apple-app-site-association or assetlinks file).
+/// A document served from memory on a plain GET (an apple-app-site-association or assetlinks file, a file
+/// of the web console).
 ///
 /// Both answers (200 with the bytes, 304 without) are built once, when the document is made, and reused for
 /// every request: serving costs no allocation and no copy. Build a new document when the bytes change.
@@ -15,15 +16,20 @@ public final class StaticDocument: Sendable {
     let full: SharedResponse?
     let notModified: SharedResponse?
 
-    /// - Parameter etag: the tag with or without its surrounding quotes; it is stored quoted.
-    public init(bytes: [UInt8], contentType: String, etag: String, cacheControl: String? = nil) {
+    /// - Parameters:
+    ///   - etag: the tag with or without its surrounding quotes; it is stored quoted.
+    ///   - headers: more headers of the 200 answer (a `Content-Security-Policy`), not repeated on a 304.
+    public init(
+        bytes: [UInt8], contentType: String, etag: String, cacheControl: String? = nil,
+        headers extraHeaders: [(String, String)] = []
+    ) {
         self.bytes = bytes
         self.contentType = contentType
         self.etag = etag.hasPrefix("\"") || etag.hasPrefix("W/\"") ? etag : "\"\(etag)\""
         self.cacheControl = cacheControl
         var headers = [("ETag", self.etag)]
         if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
-        full = SharedResponse(body: bytes, headers: headers + [("Content-Type", contentType)])
+        full = SharedResponse(body: bytes, headers: headers + [("Content-Type", contentType)] + extraHeaders)
         notModified = SharedResponse(body: [], headers: headers)
     }
 

@@ -11,9 +11,11 @@ public final class RegistryServer: Sendable {
     /// The use cases behind it.
     public let service: RegistryService
 
+    /// - Parameter extraDocuments: more files served on plain GETs before the well-known ones (the console).
     public init(
         service: RegistryService, configuration: HTTPServerConfiguration, cacheMaxAge: Int = 300,
-        limits: JSONRPCLimits = JSONRPCLimits(), log: RequestLog = .standardError
+        limits: JSONRPCLimits = JSONRPCLimits(), log: RequestLog = .standardError,
+        extraDocuments: (any StaticDocumentProvider)? = nil
     ) {
         self.service = service
         let metrics = ServerMetrics()
@@ -22,9 +24,11 @@ public final class RegistryServer: Sendable {
             authenticator: RegistryAuthenticator(service: service), limits: limits, codec: JSONRPCCodec(),
             metrics: metrics, log: log, fastPaths: RegistryFastPaths.all(service))
         let readiness = ReadinessProbe(service: service)
+        let wellKnown = RegistryDocuments(service: service, maxAge: cacheMaxAge)
         http = HTTPServer(
             configuration: configuration, dispatcher: dispatcher,
-            documents: RegistryDocuments(service: service, maxAge: cacheMaxAge), readiness: { readiness.isReady() },
+            documents: extraDocuments.map { ChainedDocuments([$0, wellKnown]) } ?? wellKnown,
+            readiness: { readiness.isReady() },
             metrics: metrics, log: log)
         Self.registerGauges(metrics, service: service)
     }

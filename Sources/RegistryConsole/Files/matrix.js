@@ -1,0 +1,207 @@
+// Routes × live versions: the CLI's marks, the reason of every cell on hover or focus, and the kill switch.
+// Rows are virtualized (only the visible ones exist), so 1,000 routes × 50 versions draws as fast as 20.
+import { h, fill, field, select, heading } from "./dom.js";
+import { call, listAll } from "./rpc.js";
+import { modal, toast } from "./ui.js";
+import { MARKS, PLATFORMS, cellReason, patternText, platformName } from "./model.js";
+
+const ROW = 34; // px, one route row (matches .mrow in console.css)
+const OVERSCAN = 8;
+
+export async function render(main, ctx, [appId, platformArg]) {
+  appId = appId || ctx.app;
+  if (!appId) {
+    fill(main, heading("Matrix"), h("p", { class: "empty" }, "No apps yet."));
+    return {};
+  }
+  ctx.pickApp(appId);
+  const platform = platformArg === "android" ? "android" : "ios";
+  const view = new MatrixView(ctx, appId, platform);
+  fill(main, view.frame);
+  await view.load();
+  return { refresh: () => view.load(), stop: () => view.stop() };
+}
+
+class MatrixView {
+  constructor(ctx, app, platform) {
+    Object.assign(this, { ctx, app, platform, rows: [], shown: [], versions: [], routes: new Map(), first: -1 });
+    this.filter = h("input", { type: "search", id: "matrix-filter", placeholder: "Filter routes…", "aria-label": "Filter routes",
+      oninput: () => this.applyFilter() });
+    this.detail = h("div", { class: "cell-detail", id: "cell-detail", "aria-live": "polite" },
+      "Hover or focus a cell to see why it is what it is.");
+    this.stats = h("span", { class: "muted small", id: "matrix-stats" });
+    this.head = h("div", { class: "mhead", role: "row" });
+    this.body = h("div", { class: "mbody", role: "rowgroup" });
+    this.spacer = h("div", { class: "mspacer" }, this.body);
+    this.scroller = h("div", { class: "matrix", id: "matrix", role: "grid", "aria-label": `Routes × live ${platformName(platform)} versions`, tabIndex: -1 },
+      this.head, this.spacer);
+    this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
+    this.scroller.addEventListener("mouseover", (e) => this.explain(e.target));
+    this.scroller.addEventListener("focusin", (e) => this.explain(e.target));
+    this.scroller.addEventListener("click", (e) => this.act(e.target));
+    this.scroller.addEventListener("keydown", (e) => this.keys(e));
+    this.onResize = () => this.schedule();
+    window.addEventListener("resize", this.onResize);
+    const appPicker = select({ "aria-label": "App", id: "matrix-app", onchange: (e) => ctx.go(`#/matrix/${encodeURIComponent(e.target.value)}/${platform}`) },
+      ctx.apps.map((a) => a.id), app);
+    const platformPicker = h("div", { class: "segmented", role: "tablist" }, PLATFORMS.map(([p, label]) =>
+      h("a", { href: `#/matrix/${encodeURIComponent(app)}/${p}`, role: "tab", "aria-selected": String(p === platform), class: p === platform ? "on" : "" }, label)));
+    const legend = h("ul", { class: "legend", "aria-label": "Legend" }, Object.entries(MARKS).map(([state, m]) =>
+      h("li", null, h("span", { class: `mark ${state}` }, m.mark), m.label)));
+    this.frame = h("section", { class: "matrix-page" },
+      heading("Matrix", appPicker, platformPicker),
+      h("div", { class: "matrix-bar" }, this.filter, legend, this.stats),
+      this.scroller, this.detail);
+  }
+
+  stop() { window.removeEventListener("resize", this.onResize); }
+
+  async load() {
+    const started = performance.now();
+    const [matrix, routes] = await Promise.all([
+      call("Matrix.Get", { app: this.app, platform: this.platform }),
+      listAll("Routes.List", { app: this.app }, "routes"),
+    ]);
+    const fetched = performance.now();
+    this.routes = new Map(routes.map((r) => [r.id, r]));
+    this.versions = matrix.versions ?? [];
+    this.rows = matrix.routes ?? [];
+    this.drawHead();
+    this.applyFilter();
+    this.scroller.getBoundingClientRect(); // lay out now, so the time below includes it
+    const drawn = performance.now();
+    this.scroller.dataset.renderMs = (drawn - fetched).toFixed(1);
+    this.scroller.dataset.fetchMs = (fetched - started).toFixed(1);
+    this.scroller.dataset.ready = "true";
+    this.stats.textContent = `${this.rows.length} routes × ${this.versions.length} live versions · drawn in ${Math.round(drawn - fetched)} ms`;
+  }
+
+  columns() {
+    this.scroller.style.setProperty("--versions", String(this.versions.length));
+  }
+
+  drawHead() {
+    this.columns();
+    fill(this.head,
+      h("div", { class: "mcell rh", role: "columnheader" }, "Route"),
+      h("div", { class: "mcell ph", role: "columnheader" }, "Pattern"),
+      this.versions.map((v) => h("div", { class: "mcell vh", role: "columnheader", title: `${platformName(this.platform)} ${v}` }, v)));
+    if (!this.versions.length) {
+      this.head.append(h("div", { class: "mcell none" }, "No live versions: publish one."));
+    }
+  }
+
+  applyFilter() {
+    const q = this.filter.value.trim().toLowerCase();
+    this.shown = q ? this.rows.filter((r) => r.route.toLowerCase().includes(q) || patternText(r.pattern).toLowerCase().includes(q)) : this.rows;
+    this.spacer.style.height = `${this.shown.length * ROW}px`;
+    this.first = -1;
+    this.draw();
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(() => { this.pending = 0; this.draw(); });
+  }
+
+  /** Draws the visible rows (plus a margin) when the first visible row changed. */
+  draw(force = false) {
+    const top = Math.max(0, this.scroller.scrollTop - this.head.offsetHeight);
+    const height = this.scroller.clientHeight || 600;
+    const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+    if (first === this.first && !force) return;
+    this.first = first;
+    const last = Math.min(this.shown.length, Math.ceil((top + height) / ROW) + OVERSCAN);
+    const focused = document.activeElement?.dataset?.row != null ? document.activeElement.dataset : null;
+    const out = [];
+    for (let i = first; i < last; i++) out.push(this.drawRow(this.shown[i], i));
+    this.body.style.transform = `translateY(${first * ROW}px)`;
+    this.body.replaceChildren(...out);
+    if (focused) this.focusCell(Number(focused.row), Number(focused.col), false);
+  }
+
+  drawRow(row, index) {
+    const route = this.routes.get(row.route);
+    const byVersion = new Map(row.cells.map((c) => [c.version, c.state]));
+    const cells = this.versions.map((version, col) => {
+      const state = byVersion.get(version) ?? "fallback";
+      const reason = cellReason(route, row, this.platform, version, state);
+      const writable = this.ctx.canWrite && (state === "open" || state === "switched_off");
+      return h("button", { type: "button", class: `mcell c ${state}${writable ? " w" : ""}`, role: "gridcell", tabIndex: -1,
+        title: reason, "aria-label": `${row.route}, ${version}: ${reason}`,
+        dataset: { row: String(index), col: String(col), state, version, route: row.route } }, MARKS[state]?.mark ?? "?");
+    });
+    return h("div", { class: "mrow", role: "row" },
+      h("div", { class: "mcell rh", role: "rowheader", title: route?.comment ?? "" }, row.route),
+      h("div", { class: "mcell ph mono", title: patternText(row.pattern) }, patternText(row.pattern),
+        row.supportedSince ? h("span", { class: "since" }, `since ${row.supportedSince}`) : null),
+      cells);
+  }
+
+  explain(target) {
+    const cell = target.closest?.(".c");
+    if (!cell) return;
+    const { route, version, state } = cell.dataset;
+    const row = this.rows.find((r) => r.route === route);
+    const act = this.ctx.canWrite && state === "open" ? " Click to switch it off for this version."
+      : this.ctx.canWrite && state === "switched_off" ? " Click to switch it back on." : "";
+    fill(this.detail,
+      h("span", { class: `mark ${state}` }, MARKS[state]?.mark ?? "?"),
+      h("strong", null, `${route} · ${platformName(this.platform)} ${version}`),
+      h("span", { id: "cell-reason" }, cellReason(this.routes.get(route), row, this.platform, version, state) + act));
+  }
+
+  keys(event) {
+    const cell = event.target.closest?.(".c");
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], PageUp: [-10, 0], PageDown: [10, 0] };
+    if (!cell || !moves[event.key]) return;
+    event.preventDefault();
+    const [dr, dc] = moves[event.key];
+    this.focusCell(Number(cell.dataset.row) + dr, Number(cell.dataset.col) + dc, true);
+  }
+
+  focusCell(row, col, scroll) {
+    row = Math.max(0, Math.min(this.shown.length - 1, row));
+    col = Math.max(0, Math.min(this.versions.length - 1, col));
+    if (scroll) {
+      const y = row * ROW;
+      const visibleTop = this.scroller.scrollTop;
+      const visibleBottom = visibleTop + this.scroller.clientHeight - this.head.offsetHeight - ROW;
+      if (y < visibleTop) this.scroller.scrollTop = y;
+      else if (y > visibleBottom) this.scroller.scrollTop = y - (this.scroller.clientHeight - this.head.offsetHeight - ROW);
+      this.draw();
+    }
+    this.body.querySelector(`.c[data-row="${row}"][data-col="${col}"]`)?.focus({ preventScroll: !scroll });
+  }
+
+  async act(target) {
+    const cell = target.closest?.(".c");
+    if (!cell || !this.ctx.canWrite) return;
+    const { route, version, state } = cell.dataset;
+    if (state !== "open" && state !== "switched_off") return;
+    const off = state === "open";
+    const name = platformName(this.platform);
+    const reason = h("textarea", { name: "reason", id: "switch-reason", rows: 3, maxLength: 1000, required: off,
+      placeholder: "Why? e.g. crash in 5.12.0" });
+    const pattern = patternText(this.routes.get(route)?.pattern);
+    const done = await modal({
+      title: `${off ? "Switch off" : "Switch on"} ${route} for ${name} ${version}?`,
+      confirm: off ? "Switch off" : "Switch on", danger: off,
+      body: h("div", null,
+        h("p", null, off
+          ? `${name} ${version} will send links matching ${pattern} to the browser (fallback URL) instead of opening them, and every domain's documents are regenerated now.`
+          : `${name} ${version} will open links matching ${pattern} in the app again.`),
+        off ? field("Reason (required, kept in the audit log)", reason) : null),
+      submit: () => {
+        if (off && !reason.value.trim()) throw { text: "A reason is required to switch a route off." };
+        return call(off ? "Routes.SwitchOff" : "Routes.SwitchOn", {
+        app: this.app, route, platform: this.platform, versions: [version],
+        ...(off ? { reason: reason.value.trim() } : {}),
+        });
+      },
+    });
+    if (!done) return;
+    toast(`${route} ${off ? "switched off" : "switched on"} for ${name} ${version}`);
+    await this.load();
+  }
+}
