@@ -4,7 +4,7 @@ LISTEN ?= 127.0.0.1:8080
 SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
-.PHONY: run test test-swift test-clients build release bootstrap format lint clean generate
+.PHONY: run test test-swift test-clients test-console build release bootstrap format lint clean generate
 .PHONY: bench
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak
@@ -26,7 +26,7 @@ run: release
 ## a freshly started server, then a fixed-seed fuzz run of every parser
 test: bootstrap
 	swift build --build-tests
-	$(MAKE) --no-print-directory test-swift test-clients fuzz-smoke
+	$(MAKE) --no-print-directory test-swift test-clients test-console fuzz-smoke
 
 test-swift:
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
@@ -44,6 +44,11 @@ test-android:
 ## (the client suites fail while they are stale)
 generate:
 	scripts/generate-clients
+
+## test-console: the web console in headless Chromium against a freshly started server (screenshots in
+## Tests/Console/artifacts/)
+test-console:
+	ROUTEREG_BIN=$(ROUTEREG_BIN) python3 -m pytest -q Tests/Console
 
 format:
 	swift format -i -r Package.swift Sources Tests Clients/swift

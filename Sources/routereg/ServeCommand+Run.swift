@@ -52,6 +52,7 @@ extension ServeCommand {
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
         // Written unbuffered: scripts and tests wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
+        note("web console: http://\(shownHost):\(server.port)\(ConsoleDocuments.root)/")
 
         waitForTermination()
         note("shutting down")

@@ -11,8 +11,9 @@ enum ServeCommand {
         usage: routereg serve [--listen ADDR:PORT] [--database-url URL] [--data-dir DIR] [--pool-size N]
                               [--threads N] [--cache-max-age SECONDS] [--per-ip-limit N] [--quiet]
 
-        Serves the JSON-RPC API on POST /rpc and the well-known files. Without --database-url (or DATABASE_URL,
-        or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under --data-dir (default ./.routereg).
+        Serves the JSON-RPC API on POST /rpc, the well-known files and the web console at /console/. Without
+        --database-url (or DATABASE_URL, or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under
+        --data-dir (default ./.routereg).
         ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
         --per-ip-limit caps simultaneous connections per client address (0, the default, for none: behind a
         load balancer every connection comes from the balancer).

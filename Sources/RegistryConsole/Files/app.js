@@ -104,16 +104,18 @@ async function route() {
     link.classList.toggle("active", link.dataset.page === page);
     link.setAttribute("href", `#/${link.dataset.page}${["matrix", "publish"].includes(link.dataset.page) && ctx.app ? `/${encodeURIComponent(ctx.app)}` : ""}`);
   }
-  fill(main, h("p", { class: "muted" }, "Loading…"));
+  // Each visit renders into its own element: a slower earlier visit still finishing fills a detached one.
+  const view = h("div", { class: "view" }, h("p", { class: "muted" }, "Loading…"));
+  fill(main, view);
   const mine = {};
   current = mine;
   try {
-    const handle = await pages[page].render(main, ctx, args.filter(Boolean));
+    const handle = await pages[page].render(view, ctx, args.filter(Boolean));
     if (current === mine) Object.assign(mine, { page, ...(handle ?? {}) });
     else handle?.stop?.();
   } catch (error) {
     if (current !== mine) return;
-    fill(main, h("div", { class: "error-box" }, error.text ?? String(error)));
+    fill(view, h("div", { class: "error-box" }, error.text ?? String(error)));
   }
 }
 

@@ -89,7 +89,7 @@ function editRoute(appId, domains, route, order = []) {
   const input = (name, value, props = {}) => h("input", { name, value: value ?? "", ...props });
   const query = typeof p.query === "string" ? p.query : p.query ? JSON.stringify(p.query) : "";
   const body = h("div", { class: "form-grid" },
-    field("Route id", input("id", route?.id, { required: true, pattern: "[a-z0-9][a-z0-9._-]*", readOnly: !!route, placeholder: "lookalikes" })),
+    field("Route id", input("id", route?.id, { required: true, pattern: "[a-z][a-z0-9\\-]{0,62}", title: "lower-case letters, digits and -, starting with a letter", readOnly: !!route, placeholder: "lookalikes" })),
     field("Action", select({ name: "action" }, [["open", "open in the app"], ["exclude", "exclude (always web)"]], route?.action ?? "open")),
     field("Path pattern", input("path", p.path, { placeholder: "/l/a/*", class: "mono" }), "* any characters, ? one character"),
     field("Query pattern", input("query", query, { placeholder: "optional", class: "mono" }), "a string, or JSON {\"name\": \"pattern\"}"),

@@ -22,6 +22,7 @@ async function poll(host, onChange, signal) {
       const answer = await call("Associations.Watch", params, { signal });
       if (!answer.notModified && etag && answer.etag !== etag) onChange(host, answer.revision);
       etag = answer.etag;
+      document.documentElement.dataset.watching = "true"; // for tests: changes from now on are seen
     } catch (error) {
       if (signal.aborted) return;
       // No document yet (NOT_FOUND), or the server is away: look again later.

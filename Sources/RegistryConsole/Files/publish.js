@@ -41,7 +41,8 @@ export async function render(main, ctx, [appId]) {
     } finally { dry.disabled = false; invalidate(); }
   } },
   field("App", app), field("Platform", platform), field("Action", action), field("Version", version), known,
-  h("div", { class: "buttons" }, dry, ctx.canWrite ? go : null));
+  ctx.canWrite ? h("div", { class: "buttons" }, dry, go)
+    : h("p", { class: "muted", id: "read-only" }, `Your role (${ctx.me.role}) may look but not publish: dry runs and publishes need a releaser or admin token.`));
 
   go.addEventListener("click", async () => {
     go.disabled = true;
