@@ -10,7 +10,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
-from console import find, go, hover, matrix_cell, severe_console_errors, sign_in, wait, wait_cell_state
+from console import (add_route, find, focus_cell, go, hover, matrix_cell, severe_console_errors, sign_in, wait,
+                     wait_cell_state)
 
 IOS_APP_ID = "ABCDE12345.com.badoo.Badoo"
 HOST = "m.badoo.com"
@@ -38,17 +39,17 @@ def test_release_day_in_the_browser(server, api, browser, tour, artifacts):
     sign_in(d, url, tour["secret"])
     assert find(d, "#who-role").text == "releaser"
     assert find(d, "#who-id").text == tour["token_id"]
+    # Everything the console loads (page, modules, styles, icon), uncompressed, stays under 150 KB.
+    loaded = d.execute_script("""
+        const files = performance.getEntriesByType('resource').filter(e => e.name.includes('/console/'));
+        return [performance.getEntriesByType('navigation')[0].decodedBodySize,
+                files.reduce((sum, e) => sum + e.decodedBodySize, 0), files.length];""")
+    print(f"\nconsole transfer: page {loaded[0]} B + {loaded[2]} files {loaded[1]} B")
+    assert loaded[2] >= 10 and 0 < loaded[0] + loaded[1] < 150_000, loaded
 
     # 1. Add the route in the app's route list.
     go(d, url, "apps/badoo")
-    find(d, "#add-route").click()
-    dialog = find(d, "dialog.modal")
-    dialog.find_element(By.NAME, "id").send_keys("lookalikes")
-    dialog.find_element(By.NAME, "path").send_keys("/l/a/*")
-    dialog.find_element(By.NAME, "iosSince").send_keys("5.12.0")
-    dialog.find_element(By.NAME, "comment").send_keys("Lookalikes")
-    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    row = find(d, '#routes tr[data-route="lookalikes"]')
+    row = add_route(d, "lookalikes", "/l/a/*", "5.12.0", "Lookalikes")
     assert "/l/a/*" in row.text and "since 5.12.0" in row.text and "Lookalikes" in row.text
     route = api("Routes.Get", app="badoo", route="lookalikes")
     assert route["platforms"]["ios"]["since"] == "5.12.0" and route["position"] == 2
@@ -101,10 +102,9 @@ def test_release_day_in_the_browser(server, api, browser, tour, artifacts):
     assert api("Routes.Get", app="badoo", route="lookalikes").get("switchedOff", {}).get("ios", []) == []
     dialog.find_element(By.ID, "switch-reason").send_keys("crash in 5.12.0")
     dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    cell = wait_cell_state(d, "lookalikes", "5.12.0", "switched_off")
-    assert cell.text == "⊘"
-    d.execute_script("arguments[0].focus()", cell)
-    assert "crash in 5.12.0" in find(d, "#cell-reason").text
+    assert wait_cell_state(d, "lookalikes", "5.12.0", "switched_off")["mark"] == "⊘"
+    focus_cell(d, "lookalikes", "5.12.0")
+    wait(d).until(lambda drv: "crash in 5.12.0" in drv.find_element(By.ID, "cell-reason").text)
     switched = api("Routes.Get", app="badoo", route="lookalikes")["switchedOff"]["ios"]
     assert switched == [{"version": "5.12.0", "reason": "crash in 5.12.0"}]
     assert check(api, "5.12.0")["reason"] == "switched_off"
@@ -113,7 +113,7 @@ def test_release_day_in_the_browser(server, api, browser, tour, artifacts):
     # Keyboard: arrows move between cells, and the reason follows the focus.
     d.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
     assert d.switch_to.active_element.get_attribute("data-version") == "5.11.0"
-    assert "supported since 5.12.0" in find(d, "#cell-reason").text
+    wait(d).until(lambda drv: "supported since 5.12.0" in drv.find_element(By.ID, "cell-reason").text)
     d.save_screenshot(str(artifacts / "matrix.png"))
 
     # 6. The revision diff shows exactly that /l/a/* left the AASA.
@@ -166,6 +166,41 @@ def test_an_open_matrix_follows_someone_elses_change(server, api, browser, tour)
     find(d, "#live.on")
     wait(d).until(lambda drv: drv.execute_script("return document.documentElement.dataset.watching") == "true")
     api("Routes.SwitchOn", app="badoo", route="lookalikes", platform="ios", versions=["5.12.0"])
-    cell = wait_cell_state(d, "lookalikes", "5.12.0", "open", seconds=20)
-    assert cell.text == "✓"
+    assert wait_cell_state(d, "lookalikes", "5.12.0", "open", seconds=20)["mark"] == "✓"
     assert d.current_url.endswith("#/matrix/badoo/ios")
+
+
+def test_an_editor_edits_moves_and_removes_routes(server, api, browser):
+    url, d = server["url"], browser
+    api("Apps.Create", app={"id": "edits", "ios": {"appIds": ["ABCDE12345.com.example.Edits"]}})
+    for route_id in ("first", "second", "third"):
+        api("Routes.Create", app="edits", route={"id": route_id, "pattern": {"path": f"/{route_id}/*"},
+                                                  "action": "open", "platforms": {"ios": {"since": "1.0"}},
+                                                  "comment": f"{route_id} comment"})
+    sign_in(d, url, api.token)
+    go(d, url, "apps/edits")
+
+    row = find(d, '#routes tr[data-route="second"]')
+    row.find_element(By.CSS_SELECTOR, "button.edit").click()
+    dialog = find(d, "dialog.modal")
+    comment = dialog.find_element(By.NAME, "comment")
+    assert comment.get_attribute("value") == "second comment", "the form starts from the route as it is"
+    comment.clear()
+    comment.send_keys("edited in the console")
+    until = dialog.find_element(By.NAME, "iosUntil")
+    until.send_keys("2.0")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d).until(lambda drv: "edited in the console" in drv.find_element(By.CSS_SELECTOR, '#routes tr[data-route="second"]').text)
+    second = api("Routes.Get", app="edits", route="second")
+    assert second["comment"] == "edited in the console" and second["platforms"]["ios"] == {"since": "1.0", "until": "2.0"}
+
+    find(d, '#routes tr[data-route="third"] button[aria-label="Move third up"]').click()
+    wait(d).until(lambda drv: [r.get_attribute("data-route") for r in drv.find_elements(By.CSS_SELECTOR, "#routes tbody tr")]
+                  == ["first", "third", "second"])
+    listed = api("Routes.List", app="edits")["routes"]
+    assert [r["id"] for r in listed] == ["first", "third", "second"]
+
+    find(d, '#routes tr[data-route="first"] button.danger').click()
+    find(d, "dialog.modal button[type=submit]").click()
+    wait(d).until(lambda drv: not drv.find_elements(By.CSS_SELECTOR, '#routes tr[data-route="first"]'))
+    assert [r["id"] for r in api("Routes.List", app="edits")["routes"]] == ["third", "second"]

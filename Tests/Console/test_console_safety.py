@@ -5,7 +5,7 @@ import json
 import pytest
 from selenium.webdriver.common.by import By
 
-from console import find, go, matrix_cell, no_alert, severe_console_errors, sign_in, wait
+from console import add_route, cell, find, focus_cell, go, matrix_cell, no_alert, severe_console_errors, sign_in, wait
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -33,14 +33,7 @@ def test_markup_in_user_text_is_shown_as_text_and_runs_nothing(server, api, brow
     sign_in(d, url, editor)
     # The comment goes in through the console's own form.
     go(d, url, "apps/shop")
-    find(d, "#add-route").click()
-    dialog = find(d, "dialog.modal")
-    dialog.find_element(By.NAME, "id").send_keys("offers")
-    dialog.find_element(By.NAME, "path").send_keys("/o/*")
-    dialog.find_element(By.NAME, "iosSince").send_keys("2.0")
-    dialog.find_element(By.NAME, "comment").send_keys(XSS)
-    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    row = find(d, '#routes tr[data-route="offers"]')
+    row = add_route(d, "offers", "/o/*", "2.0", XSS)
     assert row.find_element(By.CSS_SELECTOR, ".comment").text == XSS
     assert api("Routes.Get", app="shop", route="offers")["comment"] == XSS
     assert XSS in find(d, "h1").text  # the app's display name
@@ -48,10 +41,9 @@ def test_markup_in_user_text_is_shown_as_text_and_runs_nothing(server, api, brow
 
     # The switch-off reason, on the matrix cell and in the audit log.
     go(d, url, "matrix/shop/ios")
-    cell = matrix_cell(d, "items", "1.0")
-    d.execute_script("arguments[0].focus()", cell)
+    focus_cell(d, "items", "1.0")
     assert XSS in find(d, "#cell-reason").text
-    assert XSS in cell.get_attribute("title")
+    assert XSS in cell(d, "items", "1.0")["title"]
     go(d, url, "audit")
     find(d, "#audit table")
     for summary in d.find_elements(By.CSS_SELECTOR, "#audit details"):
@@ -84,10 +76,10 @@ def test_a_viewer_sees_no_write_controls_and_a_forged_write_is_refused(server, a
     assert not d.find_elements(By.CSS_SELECTOR, "#routes button")
 
     go(d, url, "matrix/shop/ios")
-    cell = matrix_cell(d, "items", "2.0")
-    assert cell.get_attribute("data-state") == "open"
+    open_cell = matrix_cell(d, "items", "2.0")
+    assert open_cell.get_attribute("data-state") == "open"
     assert not d.find_elements(By.CSS_SELECTOR, "#matrix .c.w"), "no cell offers the kill switch"
-    cell.click()
+    open_cell.click()
     assert not d.find_elements(By.CSS_SELECTOR, "dialog.modal"), "clicking a cell opens nothing"
     assert "Click to switch" not in find(d, "#cell-detail").text
 

@@ -21,14 +21,20 @@ export async function render(main, ctx, [appId]) {
       : h("p", { class: "empty" }, "No apps yet: create one with routereg app create."));
 }
 
-async function renderRoutes(main, ctx, appId) {
+async function renderRoutes(main, ctx, appId, shown) {
   ctx.pickApp(appId);
   const [app, routes, domains] = await Promise.all([
     call("Apps.Get", { app: appId }),
     listAll("Routes.List", { app: appId }, "routes"),
     listAll("Domains.List", { app: appId }, "domains"),
   ]);
-  const reload = () => renderRoutes(main, ctx, appId);
+  // A refresh that changed nothing (a document changed elsewhere) keeps the page as it is.
+  const signature = JSON.stringify([app.etag, routes.map((r) => [r.id, r.etag]), domains.map((d) => d.host)]);
+  if (signature === shown?.signature) return shown;
+  const handle = shown ?? {};
+  handle.signature = signature;
+  handle.refresh = () => renderRoutes(main, ctx, appId, handle);
+  const reload = handle.refresh;
   const write = ctx.canWrite;
   const order = routes.map((r) => r.id);
 
@@ -76,7 +82,7 @@ async function renderRoutes(main, ctx, appId) {
     h("p", { class: "muted" }, `Evaluated in order: the first route that matches a link decides. Domains: ${domains.map((d) => d.host).join(", ") || "none yet"}.`),
     routes.length ? table(["#", "Route", "Pattern", "Action", "iOS", "Android", "Domains", "Comment", "Switched off", write ? "" : null].filter((x) => x !== null), rows, { class: "grid-table routes", id: "routes" })
       : h("p", { class: "empty" }, "No routes yet."));
-  return { refresh: reload };
+  return handle;
 }
 
 async function guarded(fn, message) {

@@ -10,6 +10,7 @@ export function h(tag, props, ...children) {
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = String(value);
     else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "value") el.value = String(value); // a textarea's text is its value, not an attribute
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (typeof value !== "string" && key in el) el[key] = value;
     else el.setAttribute(key, value === true ? "" : String(value));

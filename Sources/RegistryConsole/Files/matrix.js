@@ -3,7 +3,7 @@
 import { h, fill, field, select, heading } from "./dom.js";
 import { call, listAll } from "./rpc.js";
 import { modal, toast } from "./ui.js";
-import { MARKS, PLATFORMS, cellReason, patternText, platformName } from "./model.js";
+import { MARKS, PLATFORMS, cellReason, patternText, platformName, rangeText } from "./model.js";
 
 const ROW = 34; // px, one route row (matches .mrow in console.css)
 const OVERSCAN = 8;
@@ -50,8 +50,8 @@ class MatrixView {
       h("li", null, h("span", { class: `mark ${state}` }, m.mark), m.label)));
     this.frame = h("section", { class: "matrix-page" },
       heading("Matrix", appPicker, platformPicker),
-      h("div", { class: "matrix-bar" }, this.filter, legend, this.stats),
-      this.scroller, this.detail);
+      h("div", { class: "matrix-bar" }, this.filter, legend),
+      this.scroller, this.detail, h("p", { class: "matrix-foot" }, this.stats));
   }
 
   stop() { window.removeEventListener("resize", this.onResize); }
@@ -63,6 +63,10 @@ class MatrixView {
       listAll("Routes.List", { app: this.app }, "routes"),
     ]);
     const fetched = performance.now();
+    // A refresh that changed nothing (our own write, then its Watch echo) keeps the rows and the focus.
+    const signature = JSON.stringify([matrix.versions, matrix.routes, routes.map((r) => r.etag)]);
+    if (signature === this.signature) return;
+    this.signature = signature;
     this.routes = new Map(routes.map((r) => [r.id, r]));
     this.versions = matrix.versions ?? [];
     this.rows = matrix.routes ?? [];
@@ -134,7 +138,7 @@ class MatrixView {
     return h("div", { class: "mrow", role: "row" },
       h("div", { class: "mcell rh", role: "rowheader", title: route?.comment ?? "" }, row.route),
       h("div", { class: "mcell ph mono", title: patternText(row.pattern) }, patternText(row.pattern),
-        row.supportedSince ? h("span", { class: "since" }, `since ${row.supportedSince}`) : null),
+        h("span", { class: "since" }, rangeText(route?.platforms?.[this.platform]) || (row.supportedSince ? `since ${row.supportedSince}` : ""))),
       cells);
   }
 
