@@ -318,6 +318,7 @@ def test_roles_and_authentication(server, admin, anonymous, validated, names):
             call()
         assert (caught.value.code, caught.value.status) == (code, status)
     assert isinstance(reader.apps_list()["apps"], list)
+    assert reader.tokens_who_am_i()["role"] == "reader"
     assert anonymous.rpc_discover()["info"]["title"] == "RouteRegistry"
 
 
