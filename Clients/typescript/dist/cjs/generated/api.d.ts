@@ -827,6 +827,17 @@ export interface RegistryApi {
         };
         result: Token;
     };
+    /** Who the bearer token is: its id and role (a console hides what the role may not do). */
+    "Tokens.WhoAmI": {
+        params: Record<string, never>;
+        result: {
+            /** tokens/{id} */
+            name: string;
+            /** The token's id: the actor the audit log records (bootstrap-admin for the seeded admin token). */
+            id: string;
+            role: Role;
+        };
+    };
     /** Lists audit entries, newest first, optionally for one resource name. */
     "Audit.List": {
         params: {
@@ -850,7 +861,7 @@ export interface RegistryApi {
     };
 }
 /** Every wire method name, in the OpenRPC document's order. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Audit.List", "rpc.discover"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover"];
 /** What the client needs to know of a method to call it safely. */
 export interface MethodInfo {
     /** The least role that may call it (`public` needs no token). */

@@ -38,6 +38,7 @@ exports.METHOD_NAMES = [
     "Tokens.Create",
     "Tokens.List",
     "Tokens.Revoke",
+    "Tokens.WhoAmI",
     "Audit.List",
     "rpc.discover",
 ];
@@ -77,6 +78,7 @@ exports.METHOD_INFO = {
     "Tokens.Create": { access: "admin", readOnly: false, requestId: false, params: [{ name: "token", required: true }] },
     "Tokens.List": { access: "admin", readOnly: true, requestId: false, pageItems: "tokens", params: [{ name: "pageSize", required: false }, { name: "pageToken", required: false }] },
     "Tokens.Revoke": { access: "admin", readOnly: false, requestId: false, params: [{ name: "id", required: true }] },
+    "Tokens.WhoAmI": { access: "reader", readOnly: true, requestId: false, params: [] },
     "Audit.List": { access: "reader", readOnly: true, requestId: false, pageItems: "entries", params: [{ name: "resource", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
     "rpc.discover": { access: "public", readOnly: true, requestId: false, params: [] },
 };
