@@ -1,11 +1,22 @@
-/// Who is making a request: the actor recorded in the audit log, and the request id logs are keyed by.
+/// Who is making a request: the actor recorded in the audit log, the request id logs are keyed by, when the
+/// caller stops waiting, and the caller's idempotency key for writes.
 public struct Caller: Sendable, Hashable {
     /// The token id (or `bootstrap-admin` for the seeded admin token).
     public var actor: String
     public var requestID: String?
+    /// When the caller stops waiting (`X-Request-Timeout-Ms`); nil: the service's default write timeout.
+    public var deadline: ContinuousClock.Instant?
+    /// The caller's `requestId` param (AIP-155): a retried write with the same key (same actor, same method)
+    /// returns the first outcome instead of writing again.
+    public var idempotencyKey: String?
 
-    public init(actor: String, requestID: String? = nil) {
+    public init(
+        actor: String, requestID: String? = nil, deadline: ContinuousClock.Instant? = nil,
+        idempotencyKey: String? = nil
+    ) {
         self.actor = actor
         self.requestID = requestID
+        self.deadline = deadline
+        self.idempotencyKey = idempotencyKey
     }
 }

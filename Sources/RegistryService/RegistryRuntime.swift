@@ -2,95 +2,194 @@ import Foundation
 import RouteStore
 import Synchronization
 
-/// Keeps a `RegistryService` in step with its database: applies migrations and loads the snapshot at start
-/// (or serves the persisted one while the database is away, retrying in the background), and rebuilds the
-/// snapshot whenever another server's write is announced (LISTEN/NOTIFY) or the listener reconnects.
+/// Keeps a `RegistryService` in step with its database: applies migrations (or, on a hot standby, checks
+/// them) and loads the snapshot at start, serving the persisted one while the database is away; rebuilds the
+/// snapshot when another server's write is announced (LISTEN/NOTIFY) and polls the database as a safety net
+/// (on a standby, which cannot LISTEN to the primary's writes, polling is how writes arrive).
+///
+/// One monitor thread does all of the waiting on the database, never an HTTP worker: it probes the database
+/// (the poll is the probe), records `routereg_database_up` and the listener's state, logs each loss and
+/// recovery once, reloads the whole registry after any reconnect (the database may be another server since
+/// a failover), and periodically compares the snapshot with a full load (`verifySnapshot`).
 public final class RegistryRuntime: Sendable {
+    /// Timings of the monitor.
+    public struct Options: Sendable {
+        /// Between two polls of the database (each one cheap query).
+        public var pollInterval: Duration
+        /// How long one poll may wait for the database.
+        public var probeTimeout: Duration
+        /// Between two full-load checks of the snapshot (`verifySnapshot`); zero turns them off.
+        public var verifyInterval: Duration
+
+        public init(
+            pollInterval: Duration = .seconds(1), probeTimeout: Duration = .seconds(2),
+            verifyInterval: Duration = .seconds(60)
+        ) {
+            self.pollInterval = pollInterval
+            self.probeTimeout = probeTimeout
+            self.verifyInterval = verifyInterval
+        }
+    }
+
     public let service: RegistryService
+    private let options: Options
     private let listener: ChangeListener
     private let stopped = Atomic<Bool>(false)
+    private let monitorDone = DispatchSemaphore(value: 0)
+    private let monitorStarted = Atomic<Bool>(false)
     private let log: @Sendable (String) -> Void
+    /// Set by the listener when it reconnected: the next poll reloads everything.
+    private let reloadNeeded = ReloadFlag()
 
     /// - Parameter databaseURL: the same database the service's store uses (the listener needs its own
     ///   connection).
-    public init(service: RegistryService, databaseURL: String, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        service: RegistryService, databaseURL: String, options: Options = Options(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.service = service
+        self.options = options
         self.log = log
+        let reloadNeeded = self.reloadNeeded
         listener = ChangeListener(
             url: databaseURL,
             onChange: { _ in Self.refresh(service, log: log) },
-            // Notifications sent while the connection was down are lost: catch up by comparing generations.
-            onReconnect: { Self.refresh(service, log: log) })
+            // Notifications sent while the connection was down are lost, and the server behind the URL may be
+            // another one since a failover: reload everything.
+            onReconnect: {
+                reloadNeeded.value.store(true, ordering: .relaxed)
+                Self.refresh(service, force: true, log: log)
+            })
     }
 
-    /// Migrates and loads the snapshot; returns true when the database answered. When it did not, the
-    /// persisted snapshot is served and a background thread retries until the database is back.
-    /// Throws only for a migration that cannot be applied (e.g. an applied file changed).
+    /// Prepares the schema and loads the snapshot; returns true when the database answered. When it did not,
+    /// the persisted snapshot is served and the monitor keeps trying. Throws only for a schema that cannot be
+    /// used (an applied migration changed, or a replica whose primary is not migrated).
     @discardableResult
     public func start() throws -> Bool {
-        let migrated = try migrate()
+        let prepared = try prepareSchema()
         // LISTEN before loading: a write committed in between (say, the last one of a server that was just
         // killed, landing late) is then announced; loaded first, the snapshot missed it until the next poll.
-        // With the database down there is nothing to wait for: the listener keeps trying in the background.
-        listener.start(timeout: migrated ? .seconds(2) : .zero)
-        let ready = migrated && service.start()
+        // A replica does not listen: NOTIFY is not replicated to standbys.
+        if prepared, service.readOnlyReason == nil { listener.start(timeout: .seconds(2)) }
+        let ready = prepared && service.start()
+        service.recordDatabase(up: ready)
         if !ready {
             if service.snapshot.generation == 0 { service.start() }
             log("database unavailable: serving the last persisted snapshot; retrying in the background")
-            Thread.detachNewThread { [self] in retryUntilReady() }
         }
-        Thread.detachNewThread { [self] in pollForMissedChanges() }
+        monitorStarted.store(true, ordering: .relaxed)
+        let thread = Thread { [self] in
+            monitor(schemaReady: prepared)
+            monitorDone.signal()
+        }
+        thread.name = "routereg-db-monitor"
+        thread.start()
         return ready
     }
 
-    /// A safety net under LISTEN/NOTIFY: a notification sent while this server's listener was reconnecting
-    /// is lost, so every `pollInterval` compare the database's generation with the snapshot's (one cheap
-    /// query) and rebuild when they differ.
-    private func pollForMissedChanges() {
-        while !stopped.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: Self.pollInterval)
-            if stopped.load(ordering: .relaxed) { return }
-            try? service.refreshSnapshot()
-        }
-    }
-
-    /// Seconds between two checks for missed changes.
-    static let pollInterval: TimeInterval = 2
-
-    /// Stops the listener and the background retry, and waits until the last snapshot is persisted.
+    /// Stops the monitor and the listener, and waits until the last snapshot is persisted.
+    /// Stopping twice is harmless.
     public func stop() {
         stopped.store(true, ordering: .relaxed)
+        if monitorStarted.exchange(false, ordering: .relaxed) { monitorDone.wait() }
         listener.stop()
         service.flushPersistedSnapshot()
     }
 
-    private func retryUntilReady() {
-        while !stopped.load(ordering: .relaxed) {
-            Thread.sleep(forTimeInterval: 0.5)
-            if (try? migrate()) == true, (try? service.refreshSnapshot(force: true)) != nil {
-                log("database reachable: snapshot loaded")
-                return
+    /// The monitor loop: one poll per interval until stopped.
+    private func monitor(schemaReady: Bool) {
+        var schemaReady = schemaReady
+        var downSince: ContinuousClock.Instant? = service.isDatabaseUp == true ? nil : .now
+        var lastVerify = ContinuousClock.now
+        var listening = listener.isListening
+        if service.readOnlyReason == nil { service.recordListener(connected: listening) }
+        while !sleep(options.pollInterval) {
+            if !schemaReady { schemaReady = (try? prepareSchema()) == true }
+            let force = downSince != nil || reloadNeeded.value.exchange(false, ordering: .relaxed)
+            let up: Bool
+            do {
+                guard schemaReady else { throw StoreError(.connectionFailed) }
+                try service.refreshSnapshot(force: force, deadline: .now + options.probeTimeout)
+                up = true
+            } catch {
+                up = false
+            }
+            service.recordDatabase(up: up)
+            if up, let since = downSince {
+                log(
+                    String(
+                        format: "database reachable again after %.1f s; snapshot reloaded from it",
+                        since.duration(to: .now).seconds))
+                downSince = nil
+                if service.readOnlyReason == nil && !listener.isListening { listener.start(timeout: .zero) }
+            } else if !up, downSince == nil {
+                log("database unreachable: serving the snapshot; writes fail until it returns")
+                downSince = .now
+            }
+            if service.readOnlyReason == nil, listener.isListening != listening {
+                listening = listener.isListening
+                service.recordListener(connected: listening)
+                log(listening ? "change listener connected" : "change listener disconnected; polling meanwhile")
+            }
+            if up, options.verifyInterval > .zero, lastVerify.duration(to: .now) >= options.verifyInterval {
+                lastVerify = .now
+                _ = try? service.verifySnapshot(deadline: .now + options.probeTimeout * 5)
             }
         }
     }
 
-    /// Applies pending migrations; false when the database is unreachable.
-    private func migrate() throws -> Bool {
+    /// Sleeps `interval` in small steps; returns true when the runtime was stopped meanwhile.
+    private func sleep(_ interval: Duration) -> Bool {
+        let wake = ContinuousClock.now + interval
+        while ContinuousClock.now < wake {
+            if stopped.load(ordering: .relaxed) { return true }
+            Thread.sleep(forTimeInterval: min(0.05, max(0, ContinuousClock.now.duration(to: wake).seconds)))
+        }
+        return stopped.load(ordering: .relaxed)
+    }
+
+    /// Applies pending migrations on a primary; on a hot standby (or with `--read-only`) checks that the
+    /// schema is this build's instead, and refuses writes. False when the database is unreachable.
+    private func prepareSchema() throws -> Bool {
         do {
+            if let standby = try standbyDescription() {
+                service.setReadOnly("the database at \(standby) is a read-only hot standby")
+            }
+            if service.readOnlyReason != nil {
+                try MigrationRunner.bundled().verify(on: service.store.database, deadline: .now + .seconds(5))
+                log("read-only replica mode: \(service.readOnlyReason!); writes are refused")
+                return true
+            }
             let applied = try MigrationRunner.bundled().run(on: service.store.database)
             if !applied.isEmpty { log("applied migrations: \(applied.joined(separator: ", "))") }
             return true
-        } catch let error as StoreError where error.isConnectionFailure || error.code == .poolTimeout {
+        } catch let error as StoreError
+            where error.isConnectionFailure || error.code == .poolTimeout || error.code == .deadlineExceeded
+        {
             return false
+        }
+    }
+
+    /// "host:port" of the database when it is a hot standby (`pg_is_in_recovery()`), else nil.
+    private func standbyDescription() throws -> String? {
+        try service.store.database.withConnection(deadline: .now + .seconds(5)) { connection in
+            let row = try connection.query(
+                """
+                SELECT pg_is_in_recovery() AS standby, coalesce(host(inet_server_addr()), 'local socket') AS host,
+                    coalesce(inet_server_port(), 0) AS port
+                """)[0]
+            guard try row.optionalBool("standby") == true else { return nil }
+            return "\(try row.string("host")):\(try row.int("port"))"
         }
     }
 
     /// Refreshes, retrying briefly: the notification may arrive just as pooled connections are being
     /// replaced (the first use of a connection the server cut fails).
-    private static func refresh(_ service: RegistryService, log: @Sendable (String) -> Void) {
+    private static func refresh(_ service: RegistryService, force: Bool = false, log: @Sendable (String) -> Void) {
         for attempt in 1...3 {
             do {
-                try service.refreshSnapshot()
+                try service.refreshSnapshot(force: force, deadline: .now + .seconds(5))
                 return
             } catch {
                 if attempt == 3 { log("snapshot refresh failed: \(error)") }
@@ -98,4 +197,9 @@ public final class RegistryRuntime: Sendable {
             }
         }
     }
+}
+
+/// A flag the listener's callback and the monitor share (an `Atomic` cannot be captured by a closure).
+private final class ReloadFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

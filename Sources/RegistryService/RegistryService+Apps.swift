@@ -69,7 +69,7 @@ extension RegistryService {
             // The app's routes go with it (the schema cascades); its releases are history of this app only.
             if try self.store.apps.get(id, in: tx) != nil { try self.store.releases.deleteAll(app: id, in: tx) }
             let stored = try self.store.apps.delete(id, expectedEtag: etag, in: tx)
-            return Mutation(value: (), before: stored.value, after: nil)
+            return Mutation(value: Empty(), before: stored.value, after: nil)
         }
     }
 
@@ -133,7 +133,7 @@ extension RegistryService {
                     "domains/\(alias.value.host) is an alias of domains/\(host): delete the alias first")
             }
             let stored = try self.store.domains.delete(host, expectedEtag: etag, in: tx)
-            return Mutation(value: (), before: stored.value, after: nil)
+            return Mutation(value: Empty(), before: stored.value, after: nil)
         }
     }
 }

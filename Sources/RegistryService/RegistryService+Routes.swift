@@ -169,7 +169,7 @@ extension RegistryService {
             cause: "Routes.Delete \(app)/\(id)"
         ) { tx in
             let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
-            return Mutation(value: (), before: stored.value, after: nil, change: .routeRemoved(app: app, id: id))
+            return Mutation(value: Empty(), before: stored.value, after: nil, change: .routeRemoved(app: app, id: id))
         }
     }
 

@@ -3,7 +3,7 @@ import RouteCore
 import RouteStore
 
 /// What an audited write did besides its own result: the state of every generated file afterwards.
-public struct WriteOutcome<Value: Sendable>: Sendable {
+public struct WriteOutcome<Value: Sendable & Codable>: Sendable, Codable {
     public var value: Value
     /// One entry per (host, kind): the latest revision, and whether this write created it.
     public var revisions: [RevisionRef]
@@ -36,48 +36,98 @@ extension RegistryService {
     /// The registry the files are generated from is the snapshot's with the body's `change` applied, when
     /// the snapshot is exactly the state the transaction started from (no other write since): loading the
     /// whole registry on every write made each write cost O(routes), and seeding N routes O(N²).
-    func write<Value: Sendable>(
+    func write<Value: Codable & Sendable>(
         _ caller: Caller, method: String, resource: String, cause: String, ruleLint: Bool = false,
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
-        try rebuildLock.withLock { _ throws(RegistryError) -> WriteOutcome<Value> in
-            try writeLocked(caller, method: method, resource: resource, cause: cause, ruleLint: ruleLint, body)
+        if let refusal = replica.withLock({ $0 }) {
+            throw RegistryError.failedPrecondition(
+                "\(method) is a write and \(refusal); send writes to a server on the primary")
+        }
+        let deadline = caller.deadline ?? .now + options.defaultWriteTimeout
+        do {
+            return try rebuildLock.withLock(until: deadline) { () throws(RegistryError) -> WriteOutcome<Value> in
+                try writeLocked(
+                    caller, method: method, resource: resource, cause: cause, ruleLint: ruleLint, deadline: deadline,
+                    body)
+            }
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw RegistryError.internal()
         }
     }
 
+    /// A retried idempotent write: its first outcome, found under the write lock (the transaction is rolled
+    /// back, nothing is written).
+    private struct Replayed: Error { var outcome: Data }
+
     /// `write`; the caller holds `rebuildLock`.
-    private func writeLocked<Value: Sendable>(
+    private func writeLocked<Value: Codable & Sendable>(
         _ caller: Caller, method: String, resource: String, cause: String, ruleLint: Bool,
-        _ body: @escaping (Transaction) throws -> Mutation<Value>
+        deadline: ContinuousClock.Instant, _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
         var afterWrite: SnapshotBuilder.Reuse?
-        let outcome: WriteOutcome<Value> = try mapped {
-            try store.write(actor: caller.actor, method: method, resource: resource, requestID: caller.requestID) {
-                tx in
-                // The write lock is held: no other write can commit until this transaction ends.
-                let generation = try SnapshotBuilder.generation(tx.query(SnapshotBuilder.generationQuery))
-                let mutation = try body(tx)
-                let registry = try registryAfter(mutation.change, generation: generation, in: tx)
-                let (revisions, lint) = try regenerate(registry, cause: cause, ruleLint: ruleLint, in: tx)
-                afterWrite = SnapshotBuilder.Reuse(generationBefore: generation, registry: registry)
-                return WriteResult(
-                    WriteOutcome(value: mutation.value, revisions: revisions, lint: lint),
-                    before: try mutation.before.map { try SQLJSON(encoding: $0) },
-                    after: try mutation.after.map { try SQLJSON(encoding: $0) })
+        let writeToken = UUID().uuidString.lowercased()
+        let key = caller.idempotencyKey
+        let attempt: WriteAttempt<Value> = try mapped {
+            do {
+                return .wrote(
+                    try store.write(
+                        actor: caller.actor, method: method, resource: resource, requestID: caller.requestID,
+                        writeToken: writeToken, idempotencyKey: key, deadline: deadline
+                    ) { tx in
+                        if let key,
+                            let first = try store.writeRequests.outcome(
+                                actor: caller.actor, method: method, requestID: key, in: tx)
+                        {
+                            throw Replayed(outcome: first)
+                        }
+                        // The write lock is held: no other write can commit until this transaction ends.
+                        let before = snapshots.current.identity
+                        let observed = try SnapshotBuilder.observe(
+                            served: before, tx.query(SnapshotBuilder.stateQuery(served: before.generation)))
+                        let mutation = try body(tx)
+                        let registry = try registryAfter(mutation.change, state: observed, in: tx)
+                        let (revisions, lint) = try regenerate(registry, cause: cause, ruleLint: ruleLint, in: tx)
+                        afterWrite = SnapshotBuilder.Reuse(
+                            stateBefore: observed.state, writeToken: writeToken, registry: registry)
+                        let outcome = WriteOutcome(value: mutation.value, revisions: revisions, lint: lint)
+                        return WriteResult(
+                            outcome,
+                            before: try mutation.before.map { try SQLJSON(encoding: $0) },
+                            after: try mutation.after.map { try SQLJSON(encoding: $0) },
+                            outcome: key == nil ? nil : try SQLJSON(encoding: outcome))
+                    })
+            } catch let replay as Replayed {
+                return .replayed(replay.outcome)
             }
         }
-        do { try rebuildLocked(force: false, reusing: afterWrite) } catch {
-            // The write committed; other servers and the next notification will catch up.
+        let outcome: WriteOutcome<Value>
+        switch attempt {
+        case .wrote(let wrote): outcome = wrote
+        case .replayed(let first):
+            do { return try JSONDecoder().decode(WriteOutcome<Value>.self, from: first) } catch {
+                options.log("idempotency: cannot decode the recorded outcome of \(method) (\(error))")
+                throw RegistryError.internal()
+            }
+        }
+        do { try rebuildLocked(force: false, reusing: afterWrite, deadline: max(deadline, .now + .seconds(2))) } catch {
+            // The write committed; other servers and the next poll will catch up.
             options.log("snapshot: refresh after \(method) failed (\(error))")
         }
         return outcome
     }
 
-    /// The registry as `tx` sees it after the body ran: the current snapshot's with `change` applied when
-    /// the snapshot is of `generation` (the state before the body), else loaded from the database.
-    func registryAfter(_ change: RegistryChange?, generation: Int64, in tx: Transaction) throws -> Registry {
+    /// The registry as `tx` sees it after the body ran: the current snapshot's with `change` applied when the
+    /// snapshot is exactly the state the transaction started from (same generation and write token: a
+    /// snapshot left over from before a failover can have the generation and still be another state), else
+    /// loaded from the database.
+    func registryAfter(_ change: RegistryChange?, state: SnapshotBuilder.Observed, in tx: Transaction) throws
+        -> Registry
+    {
         let current = snapshot
-        guard let change, current.generation > 0, current.generation == generation else {
+        guard let change, current.generation > 0, current.identity == state.state else {
             return try store.loadRegistry(in: tx)
         }
         var registry = current.registry
@@ -141,6 +191,12 @@ extension RegistryService {
         }
         return (refs, lint)
     }
+}
+
+/// A write that ran, or the recorded outcome of an earlier one with the same idempotency key.
+private enum WriteAttempt<Value: Sendable & Codable> {
+    case wrote(WriteOutcome<Value>)
+    case replayed(Data)
 }
 
 /// How a write changed the registry, so the service can update its copy instead of reloading it.

@@ -18,14 +18,24 @@ public final class RegistryService: Sendable {
         public var bootstrapAdminSHA256: String?
         /// Log sink for server-side detail (never sent to clients).
         public var log: @Sendable (String) -> Void
+        /// The deadline of a write whose caller gave none (`X-Request-Timeout-Ms`).
+        public var defaultWriteTimeout: Duration
+        /// Refuse writes: the server reads a hot standby (also set when the database says it is in recovery).
+        public var readOnly: Bool
+        /// `/readyz` fails once the snapshot has not been confirmed against the database for this long.
+        public var maxSnapshotAge: Duration
 
         public init(
             snapshotFile: URL? = nil, bootstrapAdminSHA256: String? = nil,
-            log: @escaping @Sendable (String) -> Void = { _ in }
+            log: @escaping @Sendable (String) -> Void = { _ in }, defaultWriteTimeout: Duration = .seconds(10),
+            readOnly: Bool = false, maxSnapshotAge: Duration = .seconds(300)
         ) {
             self.snapshotFile = snapshotFile
             self.bootstrapAdminSHA256 = bootstrapAdminSHA256
             self.log = log
+            self.defaultWriteTimeout = defaultWriteTimeout
+            self.readOnly = readOnly
+            self.maxSnapshotAge = maxSnapshotAge
         }
     }
 
@@ -37,7 +47,9 @@ public final class RegistryService: Sendable {
     /// Serializes snapshot rebuilds, so an older state never overwrites a newer one mid-flight. Writes hold
     /// it from their transaction to their rebuild, so the change notification of a server's own write
     /// finds the snapshot already current instead of rebuilding it a second time.
-    let rebuildLock = Mutex(())
+    /// Waits for it end at the caller's deadline, so a write stuck behind a hung database never holds the
+    /// ones queued behind it for longer than they agreed to wait.
+    let rebuildLock = DeadlineLock()
     /// Each host's generated files and what they were generated from.
     let hostFiles = HostFilesCache()
     /// The newest snapshot waiting to be persisted (the file is written off the request path).
@@ -46,12 +58,42 @@ public final class RegistryService: Sendable {
     private let lastPersistNanos = Atomic<UInt64>(0)
     /// Nanoseconds the last snapshot rebuild took (read from the database, built, installed), for metrics.
     private let lastRebuildNanos = Atomic<UInt64>(0)
+    /// Milliseconds since 1970 when the snapshot was last known to match the database (0: never).
+    private let refreshedAtMillis = Atomic<Int64>(0)
+    /// Full reloads because the served state was not in the database's history (a failover lost writes).
+    let identityLosses = Atomic<Int>(0)
+    /// Periodic checks that found the incrementally built registry different from a full load.
+    let divergences = Atomic<Int>(0)
+    /// Where writes go: nil while the database is a primary, else why they are refused (a hot standby).
+    let replica = Mutex<String?>(nil)
+    /// What the runtime last saw of the database and the change listener (`RegistryService+Health`).
+    let health = Mutex(HealthState())
+    /// A snapshot was built from the database at least once (not only read from the persisted file).
+    private let loadedFromDatabase = Atomic<Bool>(false)
 
     public init(store: Store, options: Options = Options()) {
         self.store = store
         self.options = options
         self.snapshots = SnapshotHolder()
+        if options.readOnly { replica.withLock { $0 = "this server is configured read-only (--read-only)" } }
     }
+
+    /// When the snapshot was last confirmed to match the database (or, for a snapshot read from the file at
+    /// start, when it was built); nil before any snapshot was loaded.
+    public var snapshotRefreshedAt: Date? {
+        let millis = refreshedAtMillis.load(ordering: .relaxed)
+        return millis == 0 ? nil : Date(timeIntervalSince1970: Double(millis) / 1000)
+    }
+
+    func markRefreshed(_ date: Date = Date()) {
+        refreshedAtMillis.store(Int64(date.timeIntervalSince1970 * 1000), ordering: .relaxed)
+    }
+
+    /// Full reloads forced by a served state missing from the database's history, since start.
+    public var snapshotIdentityLosses: Int { identityLosses.load(ordering: .relaxed) }
+
+    /// Periodic full loads that differed from the incrementally built snapshot, since start.
+    public var snapshotDivergences: Int { divergences.load(ordering: .relaxed) }
 
     /// The current snapshot.
     public var snapshot: Snapshot { snapshots.current }
@@ -67,30 +109,81 @@ public final class RegistryService: Sendable {
             options.log("snapshot: database unavailable at start (\(error)); serving the persisted snapshot")
             if let file = options.snapshotFile, let persisted = SnapshotFile.load(from: file) {
                 snapshots.install(persisted)
+                markRefreshed(persisted.builtAt)
             }
             return false
         }
     }
 
-    /// Rebuilds the snapshot from the database and installs it (skipped when nothing changed since).
-    public func refreshSnapshot(force: Bool = false) throws {
-        try rebuildSnapshot(force: force, reusing: nil)
-    }
-
-    /// `refreshSnapshot`, taking the registry a write just committed when no other write came after it.
-    func rebuildSnapshot(force: Bool, reusing: SnapshotBuilder.Reuse?) throws {
-        try rebuildLock.withLock { _ in try rebuildLocked(force: force, reusing: reusing) }
+    /// Rebuilds the snapshot from the database and installs it (skipped when nothing changed since); `force`
+    /// reloads the whole registry (after a reconnect: the database may be another server since a failover).
+    /// Waits for nothing past `deadline` (default: the pool's default timeout).
+    public func refreshSnapshot(force: Bool = false, deadline: ContinuousClock.Instant? = nil) throws {
+        let deadline = deadline ?? .now + store.database.configuration.defaultTimeout
+        try rebuildLock.withLock(until: deadline) { try rebuildLocked(force: force, reusing: nil, deadline: deadline) }
     }
 
     /// The rebuild itself; the caller holds `rebuildLock`.
-    func rebuildLocked(force: Bool, reusing: SnapshotBuilder.Reuse?) throws {
+    ///
+    /// The served snapshot is identified by (generation, write token). When the database's history does not
+    /// contain it (a failover lost acknowledged writes and may have reused their audit ids), the snapshot is
+    /// replaced by a full load even though its generation may look newer: serving on would show ghost routes,
+    /// and writes built on it would store them.
+    func rebuildLocked(force: Bool, reusing: SnapshotBuilder.Reuse?, deadline: ContinuousClock.Instant) throws {
         let current = snapshots.current
-        if !force, current.generation > 0, try latestGeneration() == current.generation { return }
+        let served = current.identity
+        let observed = try mapped {
+            try store.database.withConnection(deadline: deadline) { connection in
+                try SnapshotBuilder.observe(
+                    served: served, connection.query(SnapshotBuilder.stateQuery(served: served.generation)))
+            }
+        }
+        let lost = !observed.contains(served)
+        if lost {
+            identityLosses.add(1, ordering: .relaxed)
+            options.log(
+                "snapshot: the database's history does not contain the served \(served) (it has \(observed.state)):"
+                    + " writes were lost, probably in a failover; reloading everything")
+        }
+        if !force, !lost, loadedFromDatabase.load(ordering: .relaxed), observed.state == served {
+            markRefreshed()
+            return
+        }
         let started = DispatchTime.now().uptimeNanoseconds
-        let snapshot = try SnapshotBuilder.build(from: store, reusing: reusing, previous: current)
-        snapshots.install(snapshot)
+        let snapshot = try SnapshotBuilder.build(
+            from: store, reusing: lost || force ? nil : reusing, previous: lost ? nil : current, deadline: deadline)
+        snapshots.install(snapshot, replacing: lost || force)
+        loadedFromDatabase.store(true, ordering: .relaxed)
+        markRefreshed()
         lastRebuildNanos.store(DispatchTime.now().uptimeNanoseconds - started, ordering: .relaxed)
         schedulePersist(snapshot)
+    }
+
+    /// Loads the whole registry and compares it with the served one when both are of the same state: the
+    /// check, in every build, that building snapshots incrementally (`registryAfter`) never drifts from the
+    /// database. A difference is logged, counted (`routereg_snapshot_divergences_total`) and repaired.
+    /// Returns false when it found one.
+    @discardableResult
+    public func verifySnapshot(deadline: ContinuousClock.Instant? = nil) throws -> Bool {
+        let deadline = deadline ?? .now + store.database.configuration.defaultTimeout
+        return try rebuildLock.withLock(until: deadline) {
+            let current = snapshots.current
+            let loaded = try mapped { try SnapshotBuilder.build(from: store, previous: current, deadline: deadline) }
+            markRefreshed()
+            guard loaded.identity == current.identity else {
+                snapshots.install(loaded, replacing: true)
+                schedulePersist(loaded)
+                return true
+            }
+            guard loaded.registry != current.registry || loaded.documents != current.documents else { return true }
+            divergences.add(1, ordering: .relaxed)
+            options.log(
+                "snapshot: DIVERGENCE at \(current.identity): the served registry differs from a full load of the"
+                    + " same state; serving the full load")
+            snapshots.install(loaded, replacing: true)
+            schedulePersist(loaded)
+            return false
+        }
     }
 
     /// Persists `snapshot` on a background queue, at most once a second (less often when encoding is slow).
@@ -135,17 +228,11 @@ public final class RegistryService: Sendable {
         Double(lastRebuildNanos.load(ordering: .relaxed)) / 1e9
     }
 
-    /// True when the database answers a trivial query.
-    public func isDatabaseReachable() -> Bool {
-        (try? store.database.withConnection { connection in try connection.query("SELECT 1 AS one") }) != nil
-    }
-
-    private func latestGeneration() throws -> Int64 {
-        try mapped {
-            try store.database.withConnection { connection in
-                try SnapshotBuilder.generation(connection.query(SnapshotBuilder.generationQuery))
-            }
-        }
+    /// True when the database answers a trivial query within `timeout`.
+    public func isDatabaseReachable(timeout: Duration = .seconds(1)) -> Bool {
+        (try? store.database.withConnection(deadline: .now + timeout) { connection in
+            try connection.query("SELECT 1 AS one")
+        }) != nil
     }
 
     /// Runs `body`, turning store failures into the `RegistryError` clients see.

@@ -124,17 +124,27 @@ public final class ChangeListener: Sendable {
     }
 
     private func listen() throws -> Connection {
-        let connection = try Connection(url: url)
+        let connection = try Connection(url: url, deadline: .now + .seconds(5))
         // LISTEN takes an identifier, not a parameter; the channel name is the code's own, quoted here.
         let identifier = "\"" + channel.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         try connection.query("LISTEN \(unsafeRaw: identifier)")
         return connection
     }
 
-    /// Delivers notifications until the connection breaks or the listener stops.
+    /// How often a quiet listening session is asked to answer a round trip: a hung server (SIGSTOP, a frozen
+    /// host) keeps the socket open and ACKs keepalives, so silence alone never shows that it stopped.
+    static let heartbeatInterval: Duration = .seconds(3)
+
+    /// Delivers notifications until the connection breaks, stops answering heartbeats, or the listener stops.
     private func receive(on connection: Connection) {
         let handle = connection.pgconn
+        var lastHeartbeat = ContinuousClock.now
         while !isStopped {
+            if lastHeartbeat.duration(to: .now) >= Self.heartbeatInterval {
+                connection.deadline = .now + .seconds(2)
+                guard (try? connection.query("SELECT 1 AS alive")) != nil else { return }
+                lastHeartbeat = .now
+            }
             var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 250)
             if ready < 0 && errno != EINTR { return }

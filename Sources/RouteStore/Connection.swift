@@ -5,20 +5,36 @@ import Foundation
 /// when done, so the handle is never used concurrently.
 ///
 /// Every `PGresult` is copied into `SQLRows` and freed before a call returns; `deinit` calls `PQfinish`.
+///
+/// Every statement waits for the server at most until `deadline` (libpq's asynchronous API polled on the
+/// socket): a hung server (SIGSTOP, a frozen VM) still ACKs TCP and never answers, and neither the server's
+/// `statement_timeout` nor TCP keepalives can end that wait. A statement that overruns abandons the
+/// connection: nothing more is sent on it and the pool closes it, so a transaction cut off before COMMIT
+/// can only roll back, however late the server wakes up.
 public final class Connection {
     private let handle: OpaquePointer
     /// Prepared statements of this session: SQL text → statement name.
     private var prepared: [String: String] = [:]
+    /// When the statements of the current owner must have answered by (the pool sets it on every acquire).
+    public var deadline: ContinuousClock.Instant = .now + .seconds(30)
+    /// Set once a wait overran its deadline: the session's state is unknown, so it is never used again.
+    private(set) var abandoned = false
+    /// When the connection was last returned to the pool (idle validation).
+    var idleSince: ContinuousClock.Instant = .now
 
     /// Connects to `url` (a libpq URI or `key=value` string; libpq's `PG*` variables fill the gaps).
     /// Throws `.connectionFailed` with libpq's message in `logDetail`.
-    public init(url: String, connectTimeoutSeconds: Int = 5) throws {
+    /// libpq's `connect_timeout` applies to each host of a multi-host URL (never below 2 s, libpq's floor),
+    /// so a hung first host costs at most that before the next one is tried.
+    public init(url: String, connectTimeoutSeconds: Int = 5, deadline: ContinuousClock.Instant? = nil) throws {
         // Defaults come before `dbname` so that values in the URL win.
         let parameters: [(String, String)] = [
-            ("connect_timeout", String(connectTimeoutSeconds)),
+            ("connect_timeout", String(max(2, connectTimeoutSeconds))),
             ("fallback_application_name", "routereg"),
-            // Detect a vanished server on an idle connection (e.g. the LISTEN connection) within a minute.
-            ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
+            // Detect a vanished server or network within about 25 s on an idle connection (the LISTEN one),
+            // and give up on unacknowledged data after 10 s (tcp_user_timeout, milliseconds).
+            ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "10000"),
             ("dbname", url),
         ]
         let keywords = parameters.map { strdup($0.0) }
@@ -38,16 +54,27 @@ public final class Connection {
             throw StoreError(.connectionFailed, detail: message)
         }
         self.handle = handle
+        if let deadline { self.deadline = deadline }
+        // Non-blocking sends: a statement is queued and flushed under the deadline, never written blockingly
+        // into the socket of a server that stopped reading.
+        PQsetnonblocking(handle, 1)
         // Notices (e.g. "relation already exists, skipping") would go to stderr; they carry nothing we act on.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        // Fixed output formats, so SQLRow can parse timestamps and bytea whatever the server's defaults.
+        // Fixed output formats, so SQLRow can parse timestamps and bytea whatever the server's defaults. The
+        // setup gets at least 2 s even when connecting used up the caller's deadline (a hung first host of a
+        // multi-host URL takes connect_timeout): the caller fails, but the pool keeps a working connection
+        // for the next one instead of throwing it away, which after a failover would make every write fail.
+        let callerDeadline = self.deadline
+        self.deadline = max(callerDeadline, .now + .seconds(2))
         try execute(script: "SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'; SET bytea_output TO 'hex'")
+        self.deadline = callerDeadline
     }
 
     deinit { PQfinish(handle) }
 
-    /// False once libpq has noticed that the connection broke (it notices on the next use).
-    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    /// False once libpq has noticed that the connection broke (it notices on the next use), or once a wait
+    /// on it overran its deadline.
+    public var isHealthy: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
     /// True when no transaction is open or failed on this session.
     var isIdle: Bool { PQtransactionStatus(handle) == PQTRANS_IDLE }
@@ -62,7 +89,7 @@ public final class Connection {
     @discardableResult
     public func query(_ query: SQLQuery) throws -> SQLRows {
         try withParameters(query) { count, values in
-            try rows(PQexecParams(handle, query.sql, count, nil, values, nil, nil, 0), query)
+            try rows(send: { PQsendQueryParams(handle, query.sql, count, nil, values, nil, nil, 0) }, query)
         }
     }
 
@@ -76,18 +103,84 @@ public final class Connection {
             name = known
         } else {
             name = "routereg_\(prepared.count + 1)"
-            _ = try rows(PQprepare(handle, name, sql, Int32(query.binds.count), nil), query)
+            _ = try rows(send: { PQsendPrepare(handle, name, sql, Int32(query.binds.count), nil) }, query)
             prepared[sql] = name
         }
         return try withParameters(query) { count, values in
-            try rows(PQexecPrepared(handle, name, count, values, nil, nil, 0), query)
+            try rows(send: { PQsendQueryPrepared(handle, name, count, values, nil, nil, 0) }, query)
         }
     }
 
     /// Runs SQL text without parameters, possibly several statements (`PQexec`): only for text the code
     /// controls, such as migration files and session setup.
     public func execute(script: String) throws {
-        _ = try rows(PQexec(handle, script), nil)
+        _ = try rows(send: { PQsendQuery(handle, script) }, nil)
+    }
+
+    /// Sends a statement and waits for its results until `deadline`; keeps the first error or the last result
+    /// (a script has one result per statement).
+    private func rows(send: () -> Int32, _ query: SQLQuery?) throws -> SQLRows {
+        guard !abandoned else {
+            throw StoreError(.connectionFailed, detail: "the connection was abandoned after a deadline")
+        }
+        // Out of time before anything was sent: the session is untouched and stays usable (say, a connection
+        // that took the whole deadline to establish past a hung first host).
+        guard ContinuousClock.now < deadline else {
+            throw StoreError(.deadlineExceeded, detail: "the deadline passed before the statement was sent")
+        }
+        guard send() == 1 else {
+            throw StoreError(
+                isHealthy ? .serverError : .connectionFailed, detail: String(cString: PQerrorMessage(handle)))
+        }
+        var kept: OpaquePointer?
+        var keptFailed = false
+        defer { if let kept { PQclear(kept) } }
+        while true {
+            try awaitResult()
+            guard let result = PQgetResult(handle) else { break }
+            let failed = !Self.succeeded(result)
+            if keptFailed {
+                PQclear(result)  // The first error is the one to report.
+            } else {
+                if let previous = kept { PQclear(previous) }
+                kept = result
+                keptFailed = failed
+            }
+        }
+        let result = kept
+        kept = nil
+        return try rows(result, query)
+    }
+
+    private static func succeeded(_ result: OpaquePointer) -> Bool {
+        let status = PQresultStatus(result)
+        return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK
+    }
+
+    /// Flushes what is queued and waits until a result can be read without blocking, or throws
+    /// `.deadlineExceeded` (abandoning the connection) when `deadline` passes first.
+    private func awaitResult() throws {
+        while true {
+            let flushed = PQflush(handle)
+            if flushed < 0 { throw StoreError(.connectionFailed, detail: String(cString: PQerrorMessage(handle))) }
+            if flushed == 0 && PQisBusy(handle) == 0 { return }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            let milliseconds =
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            guard milliseconds > 0 else {
+                abandoned = true
+                throw StoreError(.deadlineExceeded, detail: "no answer from the server before the deadline")
+            }
+            let events = Int16(POLLIN) | (flushed == 1 ? Int16(POLLOUT) : 0)
+            var descriptor = pollfd(fd: PQsocket(handle), events: events, revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(milliseconds, 60_000)))
+            if ready < 0 && errno != EINTR {
+                throw StoreError(.connectionFailed, detail: "poll failed: \(String(cString: strerror(errno)))")
+            }
+            if ready > 0 && PQconsumeInput(handle) == 0 {
+                throw StoreError(.connectionFailed, detail: String(cString: PQerrorMessage(handle)))
+            }
+        }
     }
 
     private func withParameters<T>(

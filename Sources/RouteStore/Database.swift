@@ -19,18 +19,25 @@ public final class Database: @unchecked Sendable {
         public var acquireTimeout: Duration
         /// How many times a transaction is rerun after a serialization failure or deadlock.
         public var transactionRetries: Int
-        /// libpq's `connect_timeout`.
+        /// libpq's `connect_timeout`, per host of a multi-host URL.
         public var connectTimeoutSeconds: Int
+        /// The deadline of work whose caller gave none: every wait on the database has one.
+        public var defaultTimeout: Duration
+        /// An idle connection older than this is checked with a round trip before it is handed out.
+        public var idleValidationAfter: Duration
 
         public init(
             url: String, poolSize: Int = 8, acquireTimeout: Duration = .seconds(5), transactionRetries: Int = 5,
-            connectTimeoutSeconds: Int = 5
+            connectTimeoutSeconds: Int = 5, defaultTimeout: Duration = .seconds(10),
+            idleValidationAfter: Duration = .seconds(30)
         ) {
             self.url = url
             self.poolSize = max(1, poolSize)
             self.acquireTimeout = acquireTimeout
             self.transactionRetries = transactionRetries
             self.connectTimeoutSeconds = connectTimeoutSeconds
+            self.defaultTimeout = defaultTimeout
+            self.idleValidationAfter = idleValidationAfter
         }
     }
 
@@ -71,9 +78,13 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` with a connection of its own, outside any transaction (each statement commits alone).
+    /// Every wait (for the pool, to connect, for each statement) ends by `deadline` (default: now +
+    /// `defaultTimeout`).
     @discardableResult
-    public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
-        let connection = try acquire()
+    public func withConnection<T>(deadline: ContinuousClock.Instant? = nil, _ body: (Connection) throws -> T) throws
+        -> T
+    {
+        let connection = try acquire(deadline: deadline ?? .now + configuration.defaultTimeout)
         var reusable = true
         defer { release(connection, reusable: reusable) }
         do {
@@ -84,9 +95,11 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    /// Takes a connection from the pool, opening one if there is room, waiting otherwise.
-    func acquire() throws -> Connection {
-        let deadline = Date().addingTimeInterval(configuration.acquireTimeout.seconds)
+    /// Takes a connection from the pool, opening one if there is room, waiting otherwise (at most
+    /// `acquireTimeout`, and never past `deadline`, which the connection then carries for its statements).
+    func acquire(deadline: ContinuousClock.Instant) throws -> Connection {
+        let waitUntil = min(deadline, .now + configuration.acquireTimeout)
+        let wakeAt = Date().addingTimeInterval(max(0, ContinuousClock.now.duration(to: waitUntil).seconds))
         condition.lock()
         while true {
             if closed {
@@ -95,7 +108,8 @@ public final class Database: @unchecked Sendable {
             }
             if let connection = idle.popLast() {
                 condition.unlock()
-                if connection.checkIdleConnection() { return connection }
+                connection.deadline = deadline
+                if validate(connection, until: deadline) { return connection }
                 condition.lock()
                 open -= 1
                 continue
@@ -104,8 +118,13 @@ public final class Database: @unchecked Sendable {
                 open += 1
                 condition.unlock()
                 do {
+                    let remaining = Int(ContinuousClock.now.duration(to: deadline).seconds.rounded(.up))
+                    guard remaining > 0 else {
+                        throw StoreError(.deadlineExceeded, detail: "deadline passed before connecting")
+                    }
                     return try Connection(
-                        url: configuration.url, connectTimeoutSeconds: configuration.connectTimeoutSeconds)
+                        url: configuration.url,
+                        connectTimeoutSeconds: min(configuration.connectTimeoutSeconds, remaining), deadline: deadline)
                 } catch {
                     condition.lock()
                     open -= 1
@@ -114,17 +133,38 @@ public final class Database: @unchecked Sendable {
                     throw error
                 }
             }
-            if !condition.wait(until: deadline) {
+            if !condition.wait(until: wakeAt) {
                 condition.unlock()
                 throw StoreError(.poolTimeout, detail: "no connection free within \(configuration.acquireTimeout)")
             }
         }
     }
 
+    /// Whether an idle connection can be handed out: a server that restarted or cut the session shows as
+    /// pending input (no round trip); one idle for longer than `idleValidationAfter` also answers a round
+    /// trip (bounded by a second and `deadline`), since a host that vanished silently shows nothing.
+    private func validate(_ connection: Connection, until deadline: ContinuousClock.Instant) -> Bool {
+        guard connection.checkIdleConnection() else { return false }
+        guard connection.idleSince.duration(to: .now) > configuration.idleValidationAfter else { return true }
+        connection.deadline = min(deadline, .now + .seconds(1))
+        defer { connection.deadline = deadline }
+        return (try? connection.query(prepared: "SELECT 1 AS alive")) != nil && connection.isHealthy
+    }
+
     /// Returns a connection; one that broke or was left inside a transaction is closed instead.
     func release(_ connection: Connection, reusable: Bool) {
+        connection.idleSince = .now
         let keep = reusable && connection.isHealthy && connection.isIdle
         condition.lock()
+        var stale: [Connection] = []
+        if connection.abandoned {
+            // The server did not answer in time: it may be hung, and then every idle session to it is as good
+            // as dead. Drop them all, so the next callers connect afresh (to the new primary after a failover)
+            // instead of each spending its deadline on one of them.
+            stale = idle
+            idle.removeAll()
+            open -= stale.count
+        }
         if keep && !closed {
             idle.append(connection)
         } else {
@@ -132,6 +172,7 @@ public final class Database: @unchecked Sendable {
         }
         condition.signal()
         condition.unlock()
+        _ = stale  // PQfinish runs as the last references go, outside the lock.
     }
 }
 

@@ -15,6 +15,7 @@ public final class Store: Sendable {
     public let revisions = RevisionRepository()
     public let audit = AuditRepository()
     public let tokens = TokenRepository()
+    public let writeRequests = WriteRequestRepository()
 
     public init(database: Database) {
         self.database = database
@@ -25,27 +26,36 @@ public final class Store: Sendable {
     /// (NOTIFY is delivered at commit) or not at all.
     ///
     /// `body` may run more than once (after a serialization failure or deadlock), so it must only touch
-    /// the database and local state.
+    /// the database and local state. The audit entry carries `writeToken`, which names the state the write
+    /// commits (see `Snapshot.writeToken`). Nothing waits past `deadline`, and a write whose deadline passed
+    /// before COMMIT is rolled back.
     @discardableResult
+    /// With `idempotencyKey`, the body's `outcome` is recorded for retries (`writeRequests`).
     public func write<T>(
         actor: String, method: String, resource: String, requestID: String? = nil,
-        _ body: (Transaction) throws -> WriteResult<T>
+        writeToken: String = UUID().uuidString.lowercased(), idempotencyKey: String? = nil,
+        deadline: ContinuousClock.Instant? = nil, _ body: (Transaction) throws -> WriteResult<T>
     ) throws -> T {
-        try database.withTransaction { tx in
+        try database.withTransaction(deadline: deadline) { tx in
             try tx.lockForWrite()
             let result = try body(tx)
-            try audit.append(
+            let entry = try audit.append(
                 actor: actor, method: method, resource: resource, before: result.before, after: result.after,
-                requestID: requestID, in: tx)
+                requestID: requestID, writeToken: writeToken, in: tx)
+            if let idempotencyKey, let outcome = result.outcome {
+                try writeRequests.record(
+                    actor: actor, method: method, requestID: idempotencyKey, outcome: outcome, auditID: entry.id,
+                    in: tx)
+            }
             let change = result.change ?? ChangeNotice(kind: method, ids: [resource])
             try tx.query(prepared: "SELECT pg_notify(\(Store.changeChannel), \(change.payload))")
             return result.value
         }
     }
 
-    /// Runs `body` in a read-only transaction that sees one snapshot throughout.
-    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try database.withTransaction(isolation: .repeatableRead, readOnly: true, body)
+    /// Runs `body` in a read-only transaction that sees one snapshot throughout, within `deadline`.
+    public func read<T>(deadline: ContinuousClock.Instant? = nil, _ body: (Transaction) throws -> T) throws -> T {
+        try database.withTransaction(isolation: .repeatableRead, readOnly: true, deadline: deadline, body)
     }
 
     /// Everything the generators need, read from one snapshot.
@@ -69,12 +79,18 @@ public struct WriteResult<Value> {
     public var before: SQLJSON?
     public var after: SQLJSON?
     public var change: ChangeNotice?
+    /// What a retry with the same idempotency key is answered (JSON), when the write has a key.
+    public var outcome: SQLJSON?
 
-    public init(_ value: Value, before: SQLJSON? = nil, after: SQLJSON? = nil, change: ChangeNotice? = nil) {
+    public init(
+        _ value: Value, before: SQLJSON? = nil, after: SQLJSON? = nil, change: ChangeNotice? = nil,
+        outcome: SQLJSON? = nil
+    ) {
         self.value = value
         self.before = before
         self.after = after
         self.change = change
+        self.outcome = outcome
     }
 }
 

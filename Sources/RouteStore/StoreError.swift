@@ -11,7 +11,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case connectionFailed, poolTimeout, poolClosed, serverError, decodingFailed, invalidValue
-            case commitOutcomeUnknown, migrationChanged, migrationFailed
+            case commitOutcomeUnknown, migrationChanged, migrationFailed, deadlineExceeded
         }
 
         private let base: Base
@@ -35,6 +35,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let migrationChanged = Code(.migrationChanged)
         /// A migration could not be read or applied.
         public static let migrationFailed = Code(.migrationFailed)
+        /// The server did not answer before the caller's deadline; the connection was abandoned, so nothing
+        /// uncommitted on it can commit later.
+        public static let deadlineExceeded = Code(.deadlineExceeded)
 
         public var description: String { base.rawValue }
     }
@@ -75,6 +78,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
                     : "the database is unavailable; try again")
         }
         if code == .invalidValue { return RegistryError(.invalidArgument, "a value cannot be stored") }
+        if code == .deadlineExceeded {
+            return RegistryError(
+                .deadlineExceeded, "the database did not answer before the deadline; nothing was changed")
+        }
         guard code == .serverError, let sqlState else { return .internal() }
         switch sqlState {
         case .uniqueViolation: return .alreadyExists("the resource")
@@ -85,7 +92,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             return RegistryError(.invalidArgument, "a value is not valid")
         case .serializationFailure, .deadlockDetected:
             return .aborted("the change conflicted with a concurrent change; try again")
-        case .queryCanceled: return RegistryError(.deadlineExceeded, "the database took too long")
+        case .queryCanceled, .lockNotAvailable:
+            return RegistryError(.deadlineExceeded, "the database took too long; nothing was changed")
+        case .readOnlySQLTransaction:
+            return .failedPrecondition(
+                "the database is a read-only replica (hot standby); send writes to a server connected to the primary")
         case .tooManyConnections, .cannotConnectNow, .adminShutdown, .crashShutdown:
             return .unavailable("the database is unavailable; try again")
         default: return .internal()
@@ -112,6 +123,10 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let objectNotInPrerequisiteState = SQLState(rawValue: "55000")
     public static let inFailedSQLTransaction = SQLState(rawValue: "25P02")
     public static let queryCanceled = SQLState(rawValue: "57014")
+    /// `lock_timeout` expired.
+    public static let lockNotAvailable = SQLState(rawValue: "55P03")
+    /// A write reached a hot standby (or a read-only transaction).
+    public static let readOnlySQLTransaction = SQLState(rawValue: "25006")
     public static let adminShutdown = SQLState(rawValue: "57P01")
     public static let crashShutdown = SQLState(rawValue: "57P02")
     public static let cannotConnectNow = SQLState(rawValue: "57P03")

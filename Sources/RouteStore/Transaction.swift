@@ -48,15 +48,22 @@ extension Database {
     /// fails with a connection error (UNAVAILABLE), and if it dies while committing, with
     /// `.commitOutcomeUnknown`: the commit is never resent, since it may have landed.
     @discardableResult
+    ///
+    /// Nothing waits past `deadline` (default: now + `defaultTimeout`): the pool, the connect, each statement
+    /// (also bounded on the server by `statement_timeout` and `lock_timeout`, so a live server stops working on
+    /// an abandoned transaction too). When the deadline has passed before COMMIT, the transaction is rolled
+    /// back (`.deadlineExceeded`), never committed late.
     public func withTransaction<T>(
-        isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Transaction) throws -> T
+        isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, deadline: ContinuousClock.Instant? = nil,
+        _ body: (Transaction) throws -> T
     ) throws -> T {
+        let deadline = deadline ?? .now + configuration.defaultTimeout
         var attempt = 0
         var staleConnections = 0
         while true {
             attempt += 1
             do {
-                return try runTransaction(isolation: isolation, readOnly: readOnly, body)
+                return try runTransaction(isolation: isolation, readOnly: readOnly, deadline: deadline, body)
             } catch let error as StoreError where error.isRetryable && attempt <= configuration.transactionRetries {
                 // Jittered pause so the transactions that collided do not collide again in lockstep.
                 usleep(UInt32.random(in: 1_000...5_000) * UInt32(attempt))
@@ -74,13 +81,16 @@ extension Database {
     private struct BeginFailed: Error { var error: StoreError }
 
     private func runTransaction<T>(
-        isolation: IsolationLevel, readOnly: Bool, _ body: (Transaction) throws -> T
+        isolation: IsolationLevel, readOnly: Bool, deadline: ContinuousClock.Instant, _ body: (Transaction) throws -> T
     ) throws -> T {
-        let connection = try acquire()
+        let connection = try acquire(deadline: deadline)
         var reusable = true
         defer { release(connection, reusable: reusable) }
+        let milliseconds = max(1, Int(ContinuousClock.now.duration(to: deadline).seconds * 1000))
         do {
-            try connection.execute(script: "BEGIN ISOLATION LEVEL \(isolation.rawValue)\(readOnly ? " READ ONLY" : "")")
+            try connection.execute(
+                script: "BEGIN ISOLATION LEVEL \(isolation.rawValue)\(readOnly ? " READ ONLY" : "");"
+                    + " SET LOCAL statement_timeout = \(milliseconds); SET LOCAL lock_timeout = \(milliseconds)")
         } catch let error as StoreError where error.isConnectionFailure {
             reusable = false
             throw BeginFailed(error: error)
@@ -102,9 +112,15 @@ extension Database {
             throw StoreError(
                 .serverError, sqlState: .inFailedSQLTransaction, detail: "the transaction failed and was rolled back")
         }
+        if ContinuousClock.now >= deadline {
+            // Too late to commit: the caller has stopped waiting. Closing the session rolls back even if the
+            // server is hung now and wakes up later.
+            reusable = false
+            throw StoreError(.deadlineExceeded, detail: "the deadline passed before COMMIT; rolled back")
+        }
         do {
             try connection.execute(script: "COMMIT")
-        } catch let error as StoreError where error.isConnectionFailure {
+        } catch let error as StoreError where error.isConnectionFailure || error.code == .deadlineExceeded {
             reusable = false
             throw StoreError(.commitOutcomeUnknown, sqlState: error.sqlState, detail: error.logDetail)
         }

@@ -35,7 +35,9 @@ extension ServeCommand {
             options: RegistryService.Options(
                 snapshotFile: dataDirectory.appendingPathComponent("snapshot.json"),
                 bootstrapAdminSHA256: adminSecret.map { SHA256.hex(Array($0.utf8)) },
-                log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }))
+                log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
+                defaultWriteTimeout: .milliseconds(options.requestTimeoutMs), readOnly: options.readOnly,
+                maxSnapshotAge: .seconds(options.maxSnapshotAge)))
 
         let runtime = RegistryRuntime(service: service, databaseURL: databaseURL, log: { note($0) })
         try runtime.start()

@@ -10,6 +10,7 @@ enum ServeCommand {
     static let usage = """
         usage: routereg serve [--listen ADDR:PORT] [--database-url URL] [--data-dir DIR] [--pool-size N]
                               [--threads N] [--cache-max-age SECONDS] [--per-ip-limit N] [--quiet]
+                              [--read-only] [--request-timeout MS] [--max-snapshot-age SECONDS]
 
         Serves the JSON-RPC API on POST /rpc, the well-known files and the web console at /console/. Without
         --database-url (or DATABASE_URL, or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under
@@ -17,6 +18,11 @@ enum ServeCommand {
         ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
         --per-ip-limit caps simultaneous connections per client address (0, the default, for none: behind a
         load balancer every connection comes from the balancer).
+        --read-only serves reads and refuses writes (FAILED_PRECONDITION), for a server on a hot standby (also
+        detected with pg_is_in_recovery()); it checks the schema instead of migrating and polls for changes.
+        --request-timeout is the deadline of a write whose client sent no X-Request-Timeout-Ms (default 10000).
+        --max-snapshot-age: /readyz fails once the snapshot was not confirmed against the database for this
+        long (default 300); /healthz (alias /livez) only says the process answers. See DEPLOYMENT.md.
 
         example: routereg serve --listen 127.0.0.1:8080
         """
@@ -30,6 +36,9 @@ enum ServeCommand {
         var cacheMaxAge = 300
         var perIPLimit = 0
         var quiet = false
+        var readOnly = false
+        var requestTimeoutMs = 10_000
+        var maxSnapshotAge = 300
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -92,6 +101,9 @@ enum ServeCommand {
             case "--cache-max-age": options.cacheMaxAge = try number(flag, try value(flag), 0...31_536_000)
             case "--per-ip-limit": options.perIPLimit = try number(flag, try value(flag), 0...100_000)
             case "--quiet": options.quiet = true
+            case "--read-only": options.readOnly = true
+            case "--request-timeout": options.requestTimeoutMs = try number(flag, try value(flag), 100...600_000)
+            case "--max-snapshot-age": options.maxSnapshotAge = try number(flag, try value(flag), 1...31_536_000)
             default: throw .bad("unknown argument \(argument)")
             }
         }

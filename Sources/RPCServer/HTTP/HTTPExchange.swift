@@ -68,7 +68,7 @@ final class HTTPExchange: @unchecked Sendable {
         self.startNanos = DispatchTime.now().uptimeNanoseconds
         switch path {
         case "/rpc": target = .rpc
-        case "/healthz": target = .healthz
+        case "/healthz", "/livez": target = .healthz
         case "/readyz": target = .readyz
         case "/metrics": target = .metrics
         default: target = .other

@@ -67,6 +67,8 @@ public final class JSONRPCDispatcher: Sendable {
     let log: RequestLog
     /// Cheaper answers for the plain calls of some methods, by method name.
     let fastPaths: [String: RPCFastPath]
+    /// Where requests calling a method that `waitsOnDatabase` run (nil: on the caller's thread).
+    let offload: DispatchQueue?
 
     /// - Parameters:
     ///   - methods: the table; a later method with the same name replaces an earlier one.
@@ -85,8 +87,9 @@ public final class JSONRPCDispatcher: Sendable {
     /// The dispatcher with `fastPaths` tried before the handlers of their methods (see `RPCFastPath`).
     init(
         methods: [RPCMethod], authenticator: (any Authenticator)?, limits: JSONRPCLimits, codec: JSONRPCCodec,
-        metrics: ServerMetrics?, log: RequestLog, fastPaths: [RPCFastPath]
+        metrics: ServerMetrics?, log: RequestLog, fastPaths: [RPCFastPath], offload: DispatchQueue? = nil
     ) {
+        self.offload = offload
         var table: [String: RPCMethod] = [:]
         for method in methods { table[method.name] = method }
         self.methods = table
@@ -133,15 +136,34 @@ public final class JSONRPCDispatcher: Sendable {
 
     /// Parses and runs a body. `later` receives the reply of a deferred single call (exactly once).
     func dispatch(
-        body: [UInt8], transport: RPCTransport, later: @escaping @Sendable (RPCReply) -> Void
+        body: [UInt8], transport: RPCTransport, offloaded: Bool = false,
+        later: @escaping @Sendable (RPCReply) -> Void
     ) -> Dispatched {
         body.withUnsafeBufferPointer { buffer in
-            dispatch(buffer, body, transport: transport, later: later)
+            dispatch(buffer, body, transport: transport, offloaded: offloaded, later: later)
         }
     }
 
+    /// Runs a request that calls a database method on `offload` and answers through `later`; the
+    /// cancellation (server stopping) answers UNAVAILABLE.
+    private func runOffloaded(
+        _ offload: DispatchQueue, _ body: [UInt8], transport: RPCTransport, names: [String],
+        later: @escaping @Sendable (RPCReply) -> Void
+    ) -> Dispatched {
+        offload.async { [self] in
+            let dispatched = dispatch(body: body, transport: transport, offloaded: true, later: later)
+            if case .reply(let reply) = dispatched.outcome { later(reply) }
+        }
+        let codec = codec
+        return Dispatched(
+            outcome: .pending(cancel: {
+                let error = JSONRPCError.application(RegistryError.unavailable("the server is shutting down"))
+                later(.json(JSONRPCResponse.error(id: nil, error, codec: codec)))
+            }), methods: names)
+    }
+
     private func dispatch(
-        _ buffer: UnsafeBufferPointer<UInt8>, _ body: [UInt8], transport: RPCTransport,
+        _ buffer: UnsafeBufferPointer<UInt8>, _ body: [UInt8], transport: RPCTransport, offloaded: Bool,
         later: @escaping @Sendable (RPCReply) -> Void
     ) -> Dispatched {
         func fail(_ error: JSONRPCError) -> Dispatched {
@@ -191,6 +213,15 @@ public final class JSONRPCDispatcher: Sendable {
             return fail(.invalidRequest("batch of \(members.count) calls exceeds the limit of \(limits.maxBatchSize)"))
         }
 
+        if let offload, !offloaded {
+            let names: [String] = members.compactMap { range in
+                if case .call(let call) = JSONRPCCall.parse(buffer, body, range: range) { return call.method }
+                return nil
+            }
+            if names.contains(where: { methods[$0]?.waitsOnDatabase == true }) {
+                return runOffloaded(offload, body, transport: transport, names: names, later: later)
+            }
+        }
         var session = CallSession(transport: transport)
         if !isBatch {
             return single(JSONRPCCall.parse(buffer, body, range: members[0]), session: &session, later: later)

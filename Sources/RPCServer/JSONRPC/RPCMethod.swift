@@ -15,6 +15,10 @@ public struct RPCMethod: Sendable {
     /// The weakest role allowed to call it.
     public let access: Access
     let body: Body
+    /// The handler may wait on the database: a dispatcher with an `offload` queue runs requests calling it
+    /// there, with the connection suspended, so HTTP worker threads (each of which serves many connections)
+    /// only ever wait on memory.
+    public private(set) var waitsOnDatabase = false
 
     enum Body: Sendable {
         case immediate(@Sendable (RPCContext, RPCParams) throws -> [UInt8])
@@ -95,6 +99,13 @@ public struct RPCMethod: Sendable {
     var isDeferred: Bool {
         if case .deferred = body { return true }
         return false
+    }
+
+    /// This method, marked as one whose handler may wait on the database.
+    public func waitingOnDatabase(_ waits: Bool = true) -> RPCMethod {
+        var method = self
+        method.waitsOnDatabase = waits && !isDeferred
+        return method
     }
 }
 

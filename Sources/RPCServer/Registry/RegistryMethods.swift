@@ -7,31 +7,37 @@ public enum RegistryMethods {
     /// Builds the table over `service`.
     public static func table(_ service: RegistryService, openRPC: [UInt8]) -> [RPCMethod] {
         [
-            RPCMethod(API.AppsCreate.self) { ctx, input in try service.createApp(input.app, by: caller(ctx)) },
+            RPCMethod(API.AppsCreate.self) { ctx, input in
+                try service.createApp(input.app, by: caller(ctx, input.requestId))
+            },
             RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
             RPCMethod(API.AppsList.self) { _, input in try service.listApps(try page(input)) },
             RPCMethod(API.AppsUpdate.self) { ctx, input in
-                try service.updateApp(input.app, etag: input.etag, by: caller(ctx))
+                try service.updateApp(input.app, etag: input.etag, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.AppsDelete.self) { ctx, input in
-                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx))
+                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input.requestId))
                 return Empty()
             },
-            RPCMethod(API.DomainsCreate.self) { ctx, input in try service.createDomain(input.domain, by: caller(ctx)) },
+            RPCMethod(API.DomainsCreate.self) { ctx, input in
+                try service.createDomain(input.domain, by: caller(ctx, input.requestId))
+            },
             RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
             RPCMethod(API.DomainsList.self) { _, input in
                 try service.listDomains(
                     app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
             },
             RPCMethod(API.DomainsDelete.self) { ctx, input in
-                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx))
+                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestId))
                 return Empty()
             },
             RPCMethod(API.RoutesCreate.self) { ctx, input in
-                try service.createRoute(input.route, app: input.app, before: input.before, by: caller(ctx))
+                try service.createRoute(
+                    input.route, app: input.app, before: input.before, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.RoutesBatchCreate.self) { ctx, input in
-                try service.createRoutes(input.routes, app: input.app, before: input.before, by: caller(ctx))
+                try service.createRoutes(
+                    input.routes, app: input.app, before: input.before, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
             RPCMethod(API.RoutesList.self) { _, input in
@@ -39,24 +45,28 @@ public enum RegistryMethods {
                     app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
             },
             RPCMethod(API.RoutesUpdate.self) { ctx, input in
-                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx))
+                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.RoutesDelete.self) { ctx, input in
-                try service.deleteRoute(app: input.app, id: input.route, etag: input.etag, by: caller(ctx))
+                try service.deleteRoute(
+                    app: input.app, id: input.route, etag: input.etag, by: caller(ctx, input.requestId))
                 return Empty()
             },
             RPCMethod(API.RoutesReorder.self) { ctx, input in
                 API.RoutesReorder.Output(
-                    routes: try service.reorderRoutes(app: input.app, order: input.order, by: caller(ctx)))
+                    routes: try service.reorderRoutes(
+                        app: input.app, order: input.order, by: caller(ctx, input.requestId)))
             },
             RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
             RPCMethod(API.RoutesSwitchOn.self) { ctx, input in try switchRoute(service, off: false, input, ctx) },
-            RPCMethod(API.ReleasesCreate.self) { ctx, input in try service.createRelease(input, by: caller(ctx)) },
+            RPCMethod(API.ReleasesCreate.self) { ctx, input in
+                try service.createRelease(input, by: caller(ctx, input.requestId))
+            },
             RPCMethod(API.ReleasesPublish.self) { ctx, input in
-                try service.changeRelease(input, to: .live, by: caller(ctx))
+                try service.changeRelease(input, to: .live, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.ReleasesRetire.self) { ctx, input in
-                try service.changeRelease(input, to: .retired, by: caller(ctx))
+                try service.changeRelease(input, to: .retired, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
             RPCMethod(API.ReleasesList.self) { _, input in
@@ -91,7 +101,9 @@ public enum RegistryMethods {
             RPCMethod(API.MatrixGet.self) { _, input in try service.matrix(app: input.app, platform: input.platform) },
             RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
             RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
-            RPCMethod(API.TokensRevoke.self) { ctx, input in try service.revokeToken(input.id, by: caller(ctx)) },
+            RPCMethod(API.TokensRevoke.self) { ctx, input in
+                try service.revokeToken(input.id, by: caller(ctx, input.requestId))
+            },
             RPCMethod(API.TokensWhoAmI.self) { ctx, _ in
                 // Only reached with a valid token (the method is not public), so the principal is there.
                 guard let principal = ctx.principal else {
@@ -130,8 +142,19 @@ public enum RegistryMethods {
         return RawJSON(bytes: bytes)
     }
 
-    private static func caller(_ context: RPCContext) -> Caller {
-        Caller(actor: context.principal?.id ?? "anonymous", requestID: context.requestID)
+    /// Methods answered from the snapshot alone: they never wait on the database.
+    public static let snapshotOnly: Set<String> = [
+        API.CanOpenCheck.name, API.CanOpenGetTable.name, API.MatrixGet.name, API.AssociationsWatch.name,
+        API.TokensWhoAmI.name,
+        "rpc.discover",
+    ]
+
+    /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the validated
+    /// idempotency key (`API.RequestID`).
+    private static func caller(_ context: RPCContext, _ requestId: String? = nil) throws(RegistryError) -> Caller {
+        Caller(
+            actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
+            idempotencyKey: try API.RequestID.validate(requestId))
     }
 
     /// Checks paging params once for every list method.
@@ -147,6 +170,6 @@ public enum RegistryMethods {
     ) throws -> RouteResource {
         try service.switchRoute(
             off: off, app: input.app, id: input.route, platform: input.platform, versions: input.versions,
-            reason: input.reason, by: caller(context))
+            reason: input.reason, by: caller(context, input.requestId))
     }
 }

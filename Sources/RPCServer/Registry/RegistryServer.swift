@@ -3,8 +3,8 @@ import RegistryService
 import RouteCore
 import Synchronization
 
-/// The registry served over HTTP: the JSON-RPC method table, the well-known files, readiness (the database
-/// answers) and metrics, on one libmicrohttpd daemon.
+/// The registry served over HTTP: the JSON-RPC method table, the well-known files, readiness (a snapshot
+/// fresh enough to serve: `RegistryService.isReady`) and metrics, on one libmicrohttpd daemon.
 public final class RegistryServer: Sendable {
     /// The HTTP daemon.
     public let http: HTTPServer
@@ -19,16 +19,22 @@ public final class RegistryServer: Sendable {
     ) {
         self.service = service
         let metrics = ServerMetrics()
+        let methods = RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)).map {
+            $0.waitingOnDatabase(!RegistryMethods.snapshotOnly.contains($0.name))
+        }
+        // Calls that may wait on the database run here, never on libmicrohttpd's workers: each worker serves
+        // many connections, so one stuck behind a hung database would stall the snapshot reads of all of them.
+        // Every wait there has a deadline, which bounds how many such calls pile up.
+        let offload = DispatchQueue(label: "routereg.database-calls", attributes: .concurrent)
         let dispatcher = JSONRPCDispatcher(
-            methods: RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)),
-            authenticator: RegistryAuthenticator(service: service), limits: limits, codec: JSONRPCCodec(),
-            metrics: metrics, log: log, fastPaths: RegistryFastPaths.all(service))
-        let readiness = ReadinessProbe(service: service)
+            methods: methods, authenticator: RegistryAuthenticator(service: service), limits: limits,
+            codec: JSONRPCCodec(), metrics: metrics, log: log, fastPaths: RegistryFastPaths.all(service),
+            offload: offload)
         let wellKnown = RegistryDocuments(service: service, maxAge: cacheMaxAge)
         http = HTTPServer(
             configuration: configuration, dispatcher: dispatcher,
             documents: extraDocuments.map { ChainedDocuments([$0, wellKnown]) } ?? wellKnown,
-            readiness: { readiness.isReady() },
+            readiness: { service.isReady() },
             metrics: metrics, log: log)
         Self.registerGauges(metrics, service: service)
     }
@@ -62,22 +68,40 @@ public final class RegistryServer: Sendable {
         metrics.registerGauge("routereg_watchers", help: "Long polls waiting for a document change") {
             [ServerMetrics.Sample(value: Double(service.snapshots.watcherCount))]
         }
+        registerHealthGauges(metrics, service: service)
     }
-}
 
-/// `/readyz`: the database answered within the last second (probes are cached so a flood of probes does not
-/// become a flood of queries).
-final class ReadinessProbe: Sendable {
-    private let service: RegistryService
-    private let last = Mutex<(at: ContinuousClock.Instant, ready: Bool)?>(nil)
-
-    init(service: RegistryService) { self.service = service }
-
-    func isReady() -> Bool {
-        let now = ContinuousClock.now
-        if let cached = last.withLock({ $0 }), cached.at.duration(to: now) < .seconds(1) { return cached.ready }
-        let ready = service.isDatabaseReachable()
-        last.withLock { $0 = (now, ready) }
-        return ready
+    private static func registerHealthGauges(_ metrics: ServerMetrics, service: RegistryService) {
+        metrics.registerGauge(
+            "routereg_database_up", help: "1 when the database answered the last probe (-1 before the first)"
+        ) {
+            [ServerMetrics.Sample(value: service.isDatabaseUp.map { $0 ? 1 : 0 } ?? -1)]
+        }
+        metrics.registerGauge(
+            "routereg_listener_connected", help: "1 while LISTEN is in place (-1 on a replica, which polls)"
+        ) {
+            [ServerMetrics.Sample(value: service.isListenerConnected.map { $0 ? 1 : 0 } ?? -1)]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_refreshed_timestamp_seconds",
+            help: "When the snapshot was last confirmed against the database (Unix time; 0: never)"
+        ) {
+            [ServerMetrics.Sample(value: service.snapshotRefreshedAt?.timeIntervalSince1970 ?? 0)]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_identity_losses_total",
+            help: "Full reloads because the served state was missing from the database (writes lost in a failover)"
+        ) {
+            [ServerMetrics.Sample(value: Double(service.snapshotIdentityLosses))]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_divergences_total",
+            help: "Periodic full loads that differed from the incrementally built snapshot (should stay 0)"
+        ) {
+            [ServerMetrics.Sample(value: Double(service.snapshotDivergences))]
+        }
+        metrics.registerGauge("routereg_read_only", help: "1 when writes are refused (hot standby or --read-only)") {
+            [ServerMetrics.Sample(value: service.readOnlyReason == nil ? 0 : 1)]
+        }
     }
 }

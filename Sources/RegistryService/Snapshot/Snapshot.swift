@@ -22,23 +22,30 @@ public final class Snapshot: Sendable {
     /// The newest audit entry the snapshot includes: every write appends one, so a larger id in the database
     /// means the snapshot is stale.
     public let generation: Int64
+    /// The random token of that audit entry (nil for an empty history or a snapshot read from the file):
+    /// with `generation`, an identity no other database state can have, even after a failover that lost
+    /// acknowledged writes and handed their audit ids out again.
+    public let writeToken: String?
     /// When it was built.
     public let builtAt: Date
 
     public convenience init(
         registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
-        generation: Int64, builtAt: Date = Date()
+        generation: Int64, writeToken: String? = nil, builtAt: Date = Date()
     ) {
         self.init(
-            registry: registry, documents: documents, tokens: tokens, generation: generation, builtAt: builtAt,
-            previous: nil)
+            registry: registry, documents: documents, tokens: tokens, generation: generation, writeToken: writeToken,
+            builtAt: builtAt, previous: nil)
     }
+
+    /// The database state the snapshot was built from.
+    public var identity: DatabaseState { DatabaseState(generation: generation, writeToken: writeToken) }
 
     /// A snapshot that takes `previous`'s compiled rules when only releases changed since (a publish or a
     /// retire): the engine depends on apps, domains and routes alone, and compiling it is most of a build.
     init(
         registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
-        generation: Int64, builtAt: Date = Date(), previous: Snapshot?
+        generation: Int64, writeToken: String? = nil, builtAt: Date = Date(), previous: Snapshot?
     ) {
         self.registry = registry
         self.documents = documents
@@ -52,6 +59,7 @@ public final class Snapshot: Sendable {
         }
         self.tokens = tokens
         self.generation = generation
+        self.writeToken = writeToken
         self.builtAt = builtAt
     }
 
@@ -75,4 +83,17 @@ public struct TokenGrant: Sendable, Hashable, Codable {
         self.id = id
         self.role = role
     }
+}
+
+/// Which committed state a database is in: the newest audit entry's id and random write token.
+public struct DatabaseState: Sendable, Hashable, CustomStringConvertible {
+    public var generation: Int64
+    public var writeToken: String?
+
+    public init(generation: Int64, writeToken: String?) {
+        self.generation = generation
+        self.writeToken = writeToken
+    }
+
+    public var description: String { "generation \(generation) (write \(writeToken ?? "none"))" }
 }

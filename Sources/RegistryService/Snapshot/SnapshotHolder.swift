@@ -36,12 +36,13 @@ public final class SnapshotHolder: Sendable {
     /// atomic load; a snapshot taken after reading it is at least that new.
     public var installCount: UInt64 { installs.load(ordering: .acquiring) }
 
-    /// Installs `snapshot` if it is not older than the current one, and completes every watcher whose
-    /// document now has a different ETag. Returns whether it was installed.
+    /// Installs `snapshot` if it is not older than the current one (or whatever its generation when
+    /// `replacing`: a full load after the served state vanished from the database), and completes every
+    /// watcher whose document now has a different ETag. Returns whether it was installed.
     @discardableResult
-    public func install(_ snapshot: Snapshot) -> Bool {
+    public func install(_ snapshot: Snapshot, replacing: Bool = false) -> Bool {
         let woken: [(Watcher, ServedDocument?)]? = state.withLock { state in
-            guard snapshot.generation >= state.snapshot.generation else { return nil }
+            guard replacing || snapshot.generation >= state.snapshot.generation else { return nil }
             state.snapshot = snapshot
             installs.add(1, ordering: .releasing)
             var woken: [(Watcher, ServedDocument?)] = []

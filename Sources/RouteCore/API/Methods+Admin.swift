@@ -10,6 +10,8 @@ extension API {
                 self.role = role
             }
         }
+        /// No `requestId`: replaying the first outcome would mean storing the token's secret, which the server
+        /// never keeps (only its SHA-256). A retried create makes a second token; revoke the unused one.
         public struct Input: Codable, Sendable {
             public var token: NewToken
             public init(token: NewToken) { self.token = token }
@@ -43,8 +45,14 @@ extension API {
         public static let name = "Tokens.Revoke"
         public static let access = Access.admin
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var id: String
-            public init(id: String) { self.id = id }
+            public init(id: String, requestId: String? = nil) {
+                self.id = id
+                self.requestId = requestId
+            }
         }
         public typealias Output = TokenResource
     }

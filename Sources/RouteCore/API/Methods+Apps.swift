@@ -6,8 +6,14 @@ extension API {
         public static let name = "Apps.Create"
         public static let access = Access.admin
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: App
-            public init(app: App) { self.app = app }
+            public init(app: App, requestId: String? = nil) {
+                self.app = app
+                self.requestId = requestId
+            }
         }
         public typealias Output = Resource<App>
     }
@@ -40,9 +46,13 @@ extension API {
         public static let name = "Apps.Update"
         public static let access = Access.admin
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: App
             public var etag: String?
-            public init(app: App, etag: String? = nil) {
+            public init(app: App, etag: String? = nil, requestId: String? = nil) {
+                self.requestId = requestId
                 self.app = app
                 self.etag = etag
             }
@@ -54,9 +64,13 @@ extension API {
         public static let name = "Apps.Delete"
         public static let access = Access.admin
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: String
             public var etag: String?
-            public init(app: String, etag: String? = nil) {
+            public init(app: String, etag: String? = nil, requestId: String? = nil) {
+                self.requestId = requestId
                 self.app = app
                 self.etag = etag
             }
@@ -68,8 +82,14 @@ extension API {
         public static let name = "Domains.Create"
         public static let access = Access.admin
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var domain: Domain
-            public init(domain: Domain) { self.domain = domain }
+            public init(domain: Domain, requestId: String? = nil) {
+                self.domain = domain
+                self.requestId = requestId
+            }
         }
         public typealias Output = Resource<Domain>
     }
@@ -111,9 +131,13 @@ extension API {
         public static let name = "Domains.Delete"
         public static let access = Access.admin
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var host: String
             public var etag: String?
-            public init(host: String, etag: String? = nil) {
+            public init(host: String, etag: String? = nil, requestId: String? = nil) {
+                self.requestId = requestId
                 self.host = host
                 self.etag = etag
             }

@@ -1,10 +1,14 @@
 extension API {
     /// Names one release.
     public struct ReleaseKey: Codable, Sendable, Hashable {
+        /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+        /// same method returns the first outcome instead of writing again.
+        public var requestId: String?
         public var app: String
         public var platform: Platform
         public var version: Version
-        public init(app: String, platform: Platform, version: Version) {
+        public init(app: String, platform: Platform, version: Version, requestId: String? = nil) {
+            self.requestId = requestId
             self.app = app
             self.platform = platform
             self.version = version

@@ -1,10 +1,14 @@
 extension API {
     /// Names one route of an app.
     public struct RouteKey: Codable, Sendable, Hashable {
+        /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+        /// same method returns the first outcome instead of writing again.
+        public var requestId: String?
         public var app: String
         public var route: String
         public var etag: String?
-        public init(app: String, route: String, etag: String? = nil) {
+        public init(app: String, route: String, etag: String? = nil, requestId: String? = nil) {
+            self.requestId = requestId
             self.app = app
             self.route = route
             self.etag = etag
@@ -15,11 +19,15 @@ extension API {
         public static let name = "Routes.Create"
         public static let access = Access.releaser
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: String
             public var route: Route
             /// Insert before this route; last when absent.
             public var before: String?
-            public init(app: String, route: Route, before: String? = nil) {
+            public init(app: String, route: Route, before: String? = nil, requestId: String? = nil) {
+                self.requestId = requestId
                 self.app = app
                 self.route = route
                 self.before = before
@@ -38,12 +46,16 @@ extension API {
         /// transaction short.
         public static let maxRoutes = 5000
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: String
             /// In evaluation order; they keep it.
             public var routes: [Route]
             /// Insert them all before this route; last when absent.
             public var before: String?
-            public init(app: String, routes: [Route], before: String? = nil) {
+            public init(app: String, routes: [Route], before: String? = nil, requestId: String? = nil) {
+                self.requestId = requestId
                 self.app = app
                 self.routes = routes
                 self.before = before
@@ -90,10 +102,14 @@ extension API {
         public static let name = "Routes.Update"
         public static let access = Access.releaser
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: String
             public var route: Route
             public var etag: String?
-            public init(app: String, route: Route, etag: String? = nil) {
+            public init(app: String, route: Route, etag: String? = nil, requestId: String? = nil) {
+                self.requestId = requestId
                 self.app = app
                 self.route = route
                 self.etag = etag
@@ -113,10 +129,14 @@ extension API {
         public static let name = "Routes.Reorder"
         public static let access = Access.releaser
         public struct Input: Codable, Sendable {
+            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+            /// same method returns the first outcome instead of writing again.
+            public var requestId: String?
             public var app: String
             /// Every route ID of the app, in the new evaluation order.
             public var order: [String]
-            public init(app: String, order: [String]) {
+            public init(app: String, order: [String], requestId: String? = nil) {
+                self.requestId = requestId
                 self.app = app
                 self.order = order
             }
@@ -129,12 +149,19 @@ extension API {
 
     /// Params of `Routes.SwitchOff` and `Routes.SwitchOn`.
     public struct SwitchInput: Codable, Sendable {
+        /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
+        /// same method returns the first outcome instead of writing again.
+        public var requestId: String?
         public var app: String
         public var route: String
         public var platform: Platform
         public var versions: [Version]
         public var reason: String?
-        public init(app: String, route: String, platform: Platform, versions: [Version], reason: String? = nil) {
+        public init(
+            app: String, route: String, platform: Platform, versions: [Version], reason: String? = nil,
+            requestId: String? = nil
+        ) {
+            self.requestId = requestId
             self.app = app
             self.route = route
             self.platform = platform

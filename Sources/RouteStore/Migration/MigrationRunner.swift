@@ -21,11 +21,50 @@ public struct MigrationRunner: Sendable {
     /// Applies what is pending; returns the names applied (empty when up to date).
     @discardableResult
     public func run(on database: Database) throws -> [String] {
-        try database.withConnection { connection in
+        // Generous: another server may hold the migration lock while it applies a long migration.
+        try database.withConnection(deadline: .now + .seconds(120)) { connection in
             try connection.query("SELECT pg_advisory_lock(\(MigrationRunner.lockKey))")
             defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(MigrationRunner.lockKey))") }
             return try applyPending(on: connection)
         }
+    }
+
+    /// Checks, without changing anything, that `database` has exactly this build's migrations applied: for a
+    /// read-only replica, which cannot migrate (its primary does). Throws `.migrationFailed` naming the first
+    /// migration that is missing, and what `run` throws for changed or unknown ones.
+    public func verify(on database: Database, deadline: ContinuousClock.Instant? = nil) throws {
+        try database.withConnection(deadline: deadline) { connection in
+            let applied = try appliedChecksums(on: connection)
+            for migration in migrations {
+                guard let recorded = applied[migration.name] else {
+                    throw StoreError(
+                        .migrationFailed,
+                        detail: "migration \(migration.name) is not applied: migrate the primary with this build first")
+                }
+                let checksum = try connection.query(
+                    "SELECT encode(sha256(convert_to(\(migration.sql), 'UTF8')), 'hex') AS checksum"
+                )[0].string("checksum")
+                guard recorded == checksum else {
+                    throw StoreError(
+                        .migrationChanged, detail: "migration \(migration.name) differs from the one applied")
+                }
+            }
+        }
+    }
+
+    /// The applied migrations' checksums by name; throws when one is unknown to this build (the database is
+    /// newer than the build).
+    private func appliedChecksums(on connection: Connection) throws -> [String: String] {
+        var applied: [String: String] = [:]
+        for row in try connection.query("SELECT name, checksum FROM schema_migrations") {
+            applied[try row.string("name")] = try row.string("checksum")
+        }
+        let known = Set(migrations.map(\.name))
+        if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
+            throw StoreError(
+                .migrationFailed, detail: "the database has migration \(unknown), which this build does not know")
+        }
+        return applied
     }
 
     private func applyPending(on connection: Connection) throws -> [String] {
@@ -37,15 +76,7 @@ public struct MigrationRunner: Sendable {
                     applied_at timestamptz NOT NULL DEFAULT now()
                 )
                 """)
-        var applied: [String: String] = [:]
-        for row in try connection.query("SELECT name, checksum FROM schema_migrations") {
-            applied[try row.string("name")] = try row.string("checksum")
-        }
-        let known = Set(migrations.map(\.name))
-        if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
-            throw StoreError(
-                .migrationFailed, detail: "the database has migration \(unknown), which this build does not know")
-        }
+        let applied = try appliedChecksums(on: connection)
         var done: [String] = []
         for migration in migrations {
             let checksum = try connection.query(

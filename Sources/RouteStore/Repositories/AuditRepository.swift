@@ -39,13 +39,14 @@ public struct AuditRepository: Sendable {
     @discardableResult
     public func append(
         actor: String, method: String, resource: String, before: SQLJSON?, after: SQLJSON?, requestID: String?,
-        in tx: Transaction
+        writeToken: String? = nil, in tx: Transaction
     ) throws -> StoredAuditEntry {
         try decode(
             tx.query(
                 prepared: """
-                    INSERT INTO audit (actor, method, resource, before, after, request_id)
-                    VALUES (\(actor), \(method), \(resource), \(before)::jsonb, \(after)::jsonb, \(requestID))
+                    INSERT INTO audit (actor, method, resource, before, after, request_id, write_token)
+                    VALUES (\(actor), \(method), \(resource), \(before)::jsonb, \(after)::jsonb, \(requestID),
+                        coalesce(\(writeToken)::uuid, gen_random_uuid()))
                     RETURNING \(AuditRepository.columns)
                     """)[0])
     }

@@ -52,6 +52,10 @@ final class Invocation {
 
     /// Calls `method` with params given as JSON bytes; returns the result bytes unchanged.
     func callRaw(method: String, params: Data) throws -> Data {
+        try IdempotentRetry.call(method: method, params: params) { params in try send(method: method, params: params) }
+    }
+
+    private func send(method: String, params: Data) throws -> Data {
         if let transport { return try transport.call(method: method, params: params) }
         // Settings are resolved on the first call only, so commands that fail on their arguments never
         // complain about the server or the config file.
