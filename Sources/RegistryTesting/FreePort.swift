@@ -6,7 +6,7 @@ import Foundation
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now, found by binding port 0 and reading back what
 /// the kernel chose. Someone may take it before we use it; callers retry on a bind failure.
-func freeLoopbackPort() throws -> Int {
+public func freeLoopbackPort() throws -> Int {
     #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else

@@ -15,6 +15,14 @@ public struct TestDatabase: Sendable {
     /// The server URL the database was created through; dropping connects there (never to the database itself).
     public let serverURL: String
 
+    /// Names an existing database (e.g. one reached through a multi-host failover URL); `drop()` goes through
+    /// `serverURL`.
+    public init(url: String, name: String, serverURL: String) {
+        self.url = url
+        self.name = name
+        self.serverURL = serverURL
+    }
+
     /// Creates a new database on the server at `serverURL`.
     static func create(onServer serverURL: String, suite: String) throws -> TestDatabase {
         let name = uniqueName(suite: suite)

@@ -20,21 +20,32 @@ public final class TestRegistryServer: Sendable {
     private let pool: Database
 
     /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
-    public init(suite: String, database: TestDatabase? = nil, snapshotFile: URL? = nil) throws {
+    /// `maxSnapshotAge`, `readOnly` and `runtime` are the server's settings (`routereg serve` flags); `log`
+    /// receives the runtime's and service's lines.
+    public init(
+        suite: String, database: TestDatabase? = nil, snapshotFile: URL? = nil,
+        maxSnapshotAge: Duration = .seconds(300), readOnly: Bool = false,
+        runtime runtimeOptions: RegistryRuntime.Options = RegistryRuntime.Options(), cacheMaxAge: Int = 300,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
         pool = Database(url: database.url, poolSize: 4)
         service = RegistryService(
             store: Store(database: pool),
             options: RegistryService.Options(
-                snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8))))
-        runtime = RegistryRuntime(service: service, databaseURL: database.url)
+                snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8)), log: log,
+                readOnly: readOnly, maxSnapshotAge: maxSnapshotAge))
+        runtime = RegistryRuntime(service: service, databaseURL: database.url, options: runtimeOptions, log: log)
         try runtime.start()
         server = RegistryServer(
             service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
-            log: .silent)
+            cacheMaxAge: cacheMaxAge, log: .silent)
         try server.start()
     }
+
+    /// The pool the service uses (to inspect or close it).
+    public var databasePool: Database { pool }
 
     /// `http://127.0.0.1:PORT`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
@@ -54,11 +65,12 @@ public final class TestRegistryServer: Sendable {
 
     /// Sends one JSON-RPC call and returns the decoded response object (`result` or `error` inside).
     public func call(
-        _ method: String, _ params: [String: Any] = [:], token: String? = TestRegistryServer.adminToken
+        _ method: String, _ params: [String: Any] = [:], token: String? = TestRegistryServer.adminToken,
+        headers: [String: String] = [:]
     ) async throws -> [String: Any] {
         let body = try JSONSerialization.data(
             withJSONObject: ["jsonrpc": "2.0", "id": 1, "method": method, "params": params])
-        let (data, _) = try await post(body, token: token)
+        let (data, _) = try await post(body, token: token, headers: headers)
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw TestPostgresError("response is not a JSON object")
         }
@@ -77,11 +89,12 @@ public final class TestRegistryServer: Sendable {
     }
 
     /// POSTs raw bytes to /rpc.
-    public func post(_ body: Data, token: String? = TestRegistryServer.adminToken) async throws -> (
-        Data, HTTPURLResponse
-    ) {
+    public func post(
+        _ body: Data, token: String? = TestRegistryServer.adminToken, headers: [String: String] = [:]
+    ) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: baseURL.appendingPathComponent("rpc"))
         request.httpMethod = "POST"
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }

@@ -3,11 +3,16 @@ import RegistryTesting
 import Testing
 
 /// PostgreSQL going away: reads keep answering from the snapshot, writes fail UNAVAILABLE, all recovers.
+///
+/// `/readyz` means "can serve": a snapshot confirmed against the database within `maxSnapshotAge`. These
+/// tests set it to 2 s and prove both sides: ready while the outage is shorter than that (a fleet is not
+/// drained by a failover), not ready once the snapshot is older, ready again when the database returns.
 @Suite(.serialized) struct DatabaseOutageTests {
     @Test func readsSurviveWritesFailAndEverythingRecovers() async throws {
         let cluster = try TestPostgres.privateCluster()
         defer { cluster.destroy() }
-        let server = try TestRegistryServer(suite: "outage", database: try cluster.makeDatabase(suite: "outage"))
+        let server = try TestRegistryServer(
+            suite: "outage", database: try cluster.makeDatabase(suite: "outage"), maxSnapshotAge: .seconds(2))
         defer { server.stop() }
         try await seedBadoo(server)
         let (before, beforeResponse) = try await server.get(
@@ -15,6 +20,8 @@ import Testing
         let revision = try await server.result("Associations.Get", ["host": "m.badoo.com"]).int("revision")
 
         try cluster.stop()
+        let stoppedAt = ContinuousClock.now
+        #expect(try await server.get("/readyz").1.statusCode == 200, "an outage shorter than the bound stays ready")
 
         let (during, duringResponse) = try await server.get(
             "/.well-known/apple-app-site-association", host: "m.badoo.com")
@@ -32,9 +39,16 @@ import Testing
             ["app": "badoo", "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"]])
         #expect(errorCode(write) == 14)
         #expect(
-            try await eventually(within: .seconds(3)) {
+            try await eventually(within: .seconds(5)) {
                 try await server.get("/readyz").1.statusCode == 503
             })
+        // Not ready only once the snapshot is older than the bound: its last confirmation was at most one poll
+        // (1 s) before the database stopped, and it is at least 2 s old now.
+        let refreshed = try #require(server.service.snapshotRefreshedAt)
+        #expect(Date().timeIntervalSince(refreshed) >= 2.0)
+        #expect(stoppedAt.duration(to: .now) >= .seconds(1))
+        let metrics = String(decoding: try await server.get("/metrics").0, as: UTF8.self)
+        #expect(metrics.contains("routereg_database_up 0"), "\(metrics)")
 
         try cluster.start()
 
@@ -65,7 +79,9 @@ import Testing
         first.stop()
         try cluster.stop()
 
-        let second = try TestRegistryServer(suite: "restart", database: database, snapshotFile: snapshotFile)
+        try await Task.sleep(for: .seconds(2))  // The persisted snapshot is now older than the bound.
+        let second = try TestRegistryServer(
+            suite: "restart", database: database, snapshotFile: snapshotFile, maxSnapshotAge: .seconds(2))
         defer { second.stop() }
         let (again, againResponse) = try await second.get(
             "/.well-known/apple-app-site-association", host: "m.badoo.com")

@@ -57,7 +57,28 @@ struct CommandOutputTests {
         ])
         let result = runCLI(["route", "move", "badoo", "lookalikes", "--before", "profile"], transport: transport)
         #expect(result.status == 0)
-        #expect(transport.calls.last?.params == #"{"app":"badoo","order":["help","lookalikes","profile"]}"#)
+        // A write carries a fresh idempotency key (so the CLI can retry it safely); the rest is the order.
+        let sent = transport.calls.last?.params ?? ""
+        let key = sent.firstMatch(of: #/"requestId":"(cli-[0-9a-f-]{36})"/#)?.output.1
+        #expect(key != nil, "\(sent)")
+        #expect(
+            sent.replacingOccurrences(of: #","requestId":"\#(key.map(String.init) ?? "")""#, with: "")
+                == #"{"app":"badoo","order":["help","lookalikes","profile"]}"#)
+    }
+
+    @Test func aWriteIsRetriedWithTheSameRequestIDWhenTheRegistryIsUnavailable() {
+        let transport = ScriptedTransport([
+            "Routes.List": [.result(Fixtures.routes)],
+            "Routes.Reorder": [
+                .error(RegistryError(.unavailable, "the database is unavailable; try again")), .result(Fixtures.routes),
+            ],
+        ])
+        let result = runCLI(["route", "move", "badoo", "lookalikes", "--before", "profile"], transport: transport)
+        #expect(result.status == 0, "\(result.stderr)")
+        let sends = transport.calls.filter { $0.method == "Routes.Reorder" }.map(\.params)
+        #expect(sends.count == 2)
+        #expect(sends.first?.contains(#""requestId":"cli-"#) == true)
+        #expect(Set(sends).count == 1, "the retry must carry the same requestId: \(sends)")
     }
 
     @Test func publishPrintsRevisionsDiffsAndLint() {

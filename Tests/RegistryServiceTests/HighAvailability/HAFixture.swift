@@ -1,0 +1,76 @@
+import Foundation
+import RegistryService
+import RegistryTesting
+import RouteStore
+import Synchronization
+import Testing
+
+/// Two registry servers (in process, each with its own pool, listener and monitor) on a primary with a
+/// streaming hot standby, reached through the multi-host URL a production fleet uses.
+struct HAFleet {
+    static let database = "ha"
+    let postgres: ReplicatedPostgres
+    let servers: [TestRegistryServer]
+    let lines: LogLines
+
+    init(servers count: Int = 2) throws {
+        postgres = try ReplicatedPostgres(database: Self.database)
+        let lines = LogLines()
+        self.lines = lines
+        let url = postgres.failoverURL(Self.database)
+        let database = TestDatabase(url: url, name: Self.database, serverURL: postgres.primary.url)
+        var servers: [TestRegistryServer] = []
+        do {
+            for index in 0..<count {
+                servers.append(
+                    try TestRegistryServer(
+                        suite: "ha", database: database,
+                        runtime: RegistryRuntime.Options(pollInterval: .milliseconds(250)),
+                        log: { lines.append("server \(index): \($0)") }))
+            }
+        } catch {
+            servers.forEach { $0.stop() }
+            postgres.destroy()
+            throw error
+        }
+        self.servers = servers
+    }
+
+    func tearDown() {
+        servers.forEach { $0.stop() }
+        postgres.destroy()
+    }
+
+    /// A store on `url` outside every server (what the database holds).
+    static func store(_ url: String) -> Store { Store(database: Database(url: url, poolSize: 1)) }
+}
+
+/// Log lines of the servers, for assertions and failure messages.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// Calls `write` until it succeeds (returns the seconds it took), or fails after `timeout`.
+func firstSuccess(
+    within timeout: Duration, _ write: () async throws -> [String: Any]
+) async throws -> (seconds: Double, response: [String: Any]) {
+    let start = ContinuousClock.now
+    var last: [String: Any] = [:]
+    while start.duration(to: .now) < timeout {
+        last = (try? await write()) ?? [:]
+        if last["result"] != nil { return (start.duration(to: .now).secondsValue, last) }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HAError("no successful write within \(timeout); last answer: \(last)")
+}
+
+struct HAError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import RPCServer
+import RegistryTesting
+import RouteCore
+import Testing
+
+/// `requestId` (AIP-155): a retried write returns the first outcome instead of writing again.
+@Suite struct IdempotentWriteTests {
+    @Test func aRetryWithTheSameRequestIdReturnsTheFirstOutcomeAndWritesNothing() async throws {
+        let server = try TestRegistryServer(suite: "idempotent")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        let params: [String: Any] = [
+            "app": "badoo", "requestId": "retry-1",
+            "route": ["id": "help", "pattern": ["path": "/help/*"], "platforms": ["ios": ["since": "5.0"]]],
+        ]
+        let first = try await server.result("Routes.Create", params)
+        let auditBefore = try await auditCount(server)
+        let revisionsBefore = try await server.result("Associations.Get", ["host": "m.badoo.com"]).int("revision")
+
+        let retry = try await server.result("Routes.Create", params)
+        #expect(
+            NSDictionary(dictionary: retry) == NSDictionary(dictionary: first), "the retry answers the first outcome")
+        #expect(try await auditCount(server) == auditBefore, "the retry wrote an audit entry")
+        #expect(try await server.result("Associations.Get", ["host": "m.badoo.com"]).int("revision") == revisionsBefore)
+
+        // Without the key the same call is a new write (here refused: the route exists).
+        var plain = params
+        plain["requestId"] = nil
+        #expect(errorCode(try await server.call("Routes.Create", plain)) == 6)
+        // The key is scoped to the method: the same key on another method writes.
+        let publish = try await server.result(
+            "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0", "requestId": "retry-1"])
+        #expect(publish["event"] != nil || !publish.isEmpty)
+        #expect(try await auditCount(server) == auditBefore + 1)
+    }
+
+    @Test func aFailedFirstAttemptRecordsNothingSoItsRetryRuns() async throws {
+        let server = try TestRegistryServer(suite: "idempotent_fail")
+        defer { server.shutdown() }
+        let params: [String: Any] = [
+            "app": "later", "requestId": "k:1", "route": ["id": "r", "pattern": ["path": "/r/*"], "action": "exclude"],
+        ]
+        #expect(errorCode(try await server.call("Routes.Create", params)) == 5)  // No such app yet.
+        _ = try await server.result("Apps.Create", ["app": ["id": "later"]])
+        let created = try await server.result("Routes.Create", params)
+        #expect(created["id"] as? String == "r")
+    }
+
+    @Test(arguments: ["", "has space", "slash/no", String(repeating: "a", count: 65), "é"])
+    func aMalformedRequestIdIsInvalidArgumentNamingIt(_ key: String) async throws {
+        let server = try TestRegistryServer(suite: "idempotent_bad")
+        defer { server.shutdown() }
+        let answer = try await server.call("Apps.Create", ["app": ["id": "x"], "requestId": key])
+        let error = try #require(answer["error"] as? [String: Any])
+        #expect(error.int("code") == 3)
+        #expect("\(error)".contains("requestId"))
+        #expect(errorCode(try await server.call("Apps.Get", ["app": "x"])) == 5, "nothing was written")
+    }
+
+    @Test func theMethodsTakingARequestIdAreTheOnesTheOpenRPCDocumentGivesOne() throws {
+        let bytes = try #require(OpenRPCDocument.bytes)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let methods = try #require(document["methods"] as? [[String: Any]])
+        let documented = Set(
+            methods.filter { method in
+                (method["params"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "requestId" }
+            }.compactMap { $0["name"] as? String })
+        #expect(documented == API.RequestID.methods)
+        var writes: Set<String> = []
+        for method in API.all where method.access >= .releaser { writes.insert(method.name) }
+        let withoutKey: Set<String> = ["Tokens.Create", "Tokens.List", "Associations.Preview"]
+        #expect(writes.subtracting(API.RequestID.methods) == withoutKey)
+    }
+
+    private func auditCount(_ server: TestRegistryServer) async throws -> Int {
+        let page = try await server.result("Audit.List", ["pageSize": 1000])
+        return (page["entries"] as? [Any])?.count ?? -1
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import RegistryTesting
+import RouteStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The nginx configuration DEPLOYMENT.md recommends (`deploy/nginx/routereg.conf`, read here as committed,
+/// with only its three marked values pointed at this test's ports and directories) in a real nginx in front of
+/// a real registry server: it caches the well-known files, passes the API through uncached, and keeps serving
+/// the last AASA when routereg is down.
+@Suite(.serialized) struct NginxFrontTests {
+    @Test func nginxServesTheCachedAASAWhileRoutregIsDown() async throws {
+        let server = try TestRegistryServer(suite: "nginx", cacheMaxAge: 1)
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        let nginx = try NginxProcess(upstreamPort: server.server.port)
+        defer { nginx.stop() }
+        let port = UInt16(nginx.port)
+        let path = "/.well-known/apple-app-site-association"
+
+        let (direct, _) = try await server.get(path, host: "m.badoo.com")
+        let first = await ProbeClient.onThread { ProbeClient.request(port: port, "GET", path, host: "m.badoo.com") }
+        #expect(first.status == 200)
+        #expect(first.body == String(decoding: direct, as: UTF8.self))
+        #expect(first.header("X-Cache-Status") == "MISS", "\(first.head)")
+        let second = await ProbeClient.onThread { ProbeClient.request(port: port, "GET", path, host: "m.badoo.com") }
+        #expect(second.header("X-Cache-Status") == "HIT", "\(second.head)")
+        let check = """
+            {"jsonrpc":"2.0","id":1,"method":"CanOpen.Check","params":{"app":"badoo","platform":"ios",\
+            "version":"5.11.0","url":"https://m.badoo.com/u/1"}}
+            """
+        let rpc = await ProbeClient.onThread { ProbeClient.request(port: port, "POST", "/rpc", body: check) }
+        #expect(rpc.body.contains("open_in_app"), "the API passes through: \(rpc.head)")
+        #expect(rpc.header("X-Cache-Status") == nil, "the API is never cached")
+
+        server.stop()
+        try await Task.sleep(for: .seconds(2))  // Past routereg's max-age=1: the copy is stale now.
+        let during = await ProbeClient.onThread { ProbeClient.request(port: port, "GET", path, host: "m.badoo.com") }
+        #expect(during.status == 200, "\(during.head)")
+        #expect(during.body == first.body, "the cached AASA is served while routereg is down")
+        #expect(during.header("X-Cache-Status") == "STALE", "\(during.head)")
+        let api = await ProbeClient.onThread { ProbeClient.request(port: port, "POST", "/rpc", body: check) }
+        #expect(api.status == 502, "the API is not answered from a cache: \(api.head)")
+    }
+}
+
+/// nginx started with a wrapper configuration that includes `deploy/nginx/routereg.conf`; spawned through the
+/// project's posix_spawn helper (it daemonizes, like pg_ctl) and stopped by its pid file.
+private struct NginxProcess {
+    let port: Int
+    let directory: String
+
+    init(upstreamPort: UInt16) throws {
+        let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let binary else { throw HAError("nginx is not installed (scripts/bootstrap installs it)") }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let committed = try String(
+            contentsOf: root.appendingPathComponent("deploy/nginx/routereg.conf"), encoding: .utf8)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-nginx-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory + "/cache", withIntermediateDirectories: true)
+        port = try freeLoopbackPort()
+        var config = committed
+        for (marked, value) in [
+            ("/var/cache/nginx/routereg", directory + "/cache"),
+            ("server 127.0.0.1:8080", "server 127.0.0.1:\(upstreamPort)"),
+            ("listen 80;", "listen 127.0.0.1:\(port);"),
+        ] {
+            guard config.components(separatedBy: marked).count == 2 else {
+                throw HAError("deploy/nginx/routereg.conf no longer has exactly one `\(marked)`: update this test")
+            }
+            config = config.replacingOccurrences(of: marked, with: value)
+        }
+        try config.write(toFile: directory + "/routereg.conf", atomically: true, encoding: .utf8)
+        let user = geteuid() == 0 ? "user root;" : ""
+        let main = """
+            \(user)
+            daemon on;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory)/body;
+                proxy_temp_path \(directory)/proxy;
+                fastcgi_temp_path \(directory)/fastcgi;
+                uwsgi_temp_path \(directory)/uwsgi;
+                scgi_temp_path \(directory)/scgi;
+                include \(directory)/routereg.conf;
+            }
+            """
+        try main.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        try ChildProcess(executable: binary, arguments: ["-p", directory, "-c", directory + "/nginx.conf"]).check(
+            "nginx")
+    }
+
+    func stop() {
+        if let text = try? String(contentsOfFile: directory + "/nginx.pid", encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            kill(pid, SIGTERM)
+            for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
