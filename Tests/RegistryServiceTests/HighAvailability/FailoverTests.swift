@@ -151,3 +151,74 @@ import Testing
         }
     }
 }
+
+/// The same loss without any failover or reconnect for the servers to notice: the lost write is removed from
+/// the database behind their backs (append-only triggers disabled) and its audit id handed out again. Only the
+/// write token can tell the served state from the database's; generation numbers alone match.
+@Suite struct LostWriteIdentityTests {
+    @Test func aServedStateMissingFromTheDatabaseIsReplacedWithoutAReconnect() async throws {
+        let a = try TestRegistryServer(suite: "lost_identity")
+        defer { a.shutdown() }
+        let b = try TestRegistryServer(
+            suite: "lost_identity", database: a.database, runtime: RegistryRuntime.Options(pollInterval: .seconds(60)))
+        defer { b.stop() }
+        try await seedBadoo(a)
+        let store = HAFleet.store(a.database.url)
+        let heads = try store.read { tx in
+            try tx.query("SELECT host, kind, max(number) AS number FROM revisions GROUP BY host, kind").map {
+                (try $0.string("host"), try $0.string("kind"), try $0.int("number"))
+            }
+        }
+        _ = try await a.result(
+            "Routes.Create",
+            [
+                "app": "badoo",
+                "route": ["id": "ghost", "pattern": ["path": "/ghost/*"], "platforms": ["ios": ["since": "5.0"]]],
+            ])
+        #expect(
+            try await eventually(within: .seconds(5)) {
+                b.service.snapshot.registry.routes["badoo"]?.contains { $0.id == "ghost" } == true
+            })
+
+        // "Lose" the write: its audit entry, its route and the revisions it appended, then reuse its audit id.
+        try store.database.withConnection { connection in
+            try connection.execute(
+                script: """
+                    ALTER TABLE audit DISABLE TRIGGER audit_append_only;
+                    ALTER TABLE revisions DISABLE TRIGGER revisions_immutable;
+                    DELETE FROM audit WHERE id = (SELECT max(id) FROM audit);
+                    DELETE FROM routes WHERE app = 'badoo' AND id = 'ghost';
+                    """)
+            for (host, kind, number) in heads {
+                try connection.query(
+                    "DELETE FROM revisions WHERE host = \(host) AND kind = \(kind) AND number > \(number)")
+            }
+            try connection.execute(
+                script: """
+                    ALTER TABLE audit ENABLE TRIGGER audit_append_only;
+                    ALTER TABLE revisions ENABLE TRIGGER revisions_immutable;
+                    SELECT setval('audit_id_seq', (SELECT max(id) FROM audit));
+                    """)
+        }
+        _ = try await a.result(
+            "Routes.Create",
+            [
+                "app": "badoo",
+                "route": ["id": "real", "pattern": ["path": "/real/*"], "platforms": ["ios": ["since": "5.0"]]],
+            ])
+        _ = try await b.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
+
+        let registry = try store.loadRegistry()
+        for (name, server) in [("a", a), ("b", b)] {
+            let converged = try await eventually(within: .seconds(5)) { server.service.snapshot.registry == registry }
+            #expect(converged, "server \(name) serves a state the database does not hold")
+        }
+        let ghosts = try store.read { tx in
+            try tx.query(
+                "SELECT count(*) AS n FROM revisions WHERE position('/ghost/' in convert_from(bytes, 'UTF8')) > 0")[0]
+                .int("n")
+        }
+        #expect(ghosts == 0, "a revision stored after the loss contains the lost route")
+        #expect(b.service.snapshotIdentityLosses >= 1)
+    }
+}
