@@ -33,27 +33,27 @@ class MethodInfo(NamedTuple):
 
 
 METHOD_INFO: Dict[str, MethodInfo] = {
-    "Apps.Create": MethodInfo("admin", False, False, None, (('app', True),)),
+    "Apps.Create": MethodInfo("admin", False, True, None, (('app', True), ('requestId', False))),
     "Apps.Get": MethodInfo("reader", True, False, None, (('app', True),)),
     "Apps.List": MethodInfo("reader", True, False, "apps", (('pageSize', False), ('pageToken', False))),
-    "Apps.Update": MethodInfo("admin", False, False, None, (('app', True), ('etag', False))),
-    "Apps.Delete": MethodInfo("admin", False, False, None, (('app', True), ('etag', False))),
-    "Domains.Create": MethodInfo("admin", False, False, None, (('domain', True),)),
+    "Apps.Update": MethodInfo("admin", False, True, None, (('app', True), ('etag', False), ('requestId', False))),
+    "Apps.Delete": MethodInfo("admin", False, True, None, (('app', True), ('etag', False), ('requestId', False))),
+    "Domains.Create": MethodInfo("admin", False, True, None, (('domain', True), ('requestId', False))),
     "Domains.Get": MethodInfo("reader", True, False, None, (('host', True),)),
     "Domains.List": MethodInfo("reader", True, False, "domains", (('app', False), ('pageSize', False), ('pageToken', False))),
-    "Domains.Delete": MethodInfo("admin", False, False, None, (('host', True), ('etag', False))),
-    "Routes.Create": MethodInfo("releaser", False, False, None, (('app', True), ('route', True), ('before', False))),
-    "Routes.BatchCreate": MethodInfo("releaser", False, False, None, (('app', True), ('routes', True), ('before', False))),
+    "Domains.Delete": MethodInfo("admin", False, True, None, (('host', True), ('etag', False), ('requestId', False))),
+    "Routes.Create": MethodInfo("releaser", False, True, None, (('app', True), ('route', True), ('before', False), ('requestId', False))),
+    "Routes.BatchCreate": MethodInfo("releaser", False, True, None, (('app', True), ('routes', True), ('before', False), ('requestId', False))),
     "Routes.Get": MethodInfo("reader", True, False, None, (('app', True), ('route', True))),
     "Routes.List": MethodInfo("reader", True, False, "routes", (('app', True), ('pageSize', False), ('pageToken', False))),
-    "Routes.Update": MethodInfo("releaser", False, False, None, (('app', True), ('route', True), ('etag', False))),
-    "Routes.Delete": MethodInfo("releaser", False, False, None, (('app', True), ('route', True), ('etag', False))),
-    "Routes.Reorder": MethodInfo("releaser", False, False, None, (('app', True), ('order', True))),
-    "Routes.SwitchOff": MethodInfo("releaser", False, False, None, (('app', True), ('route', True), ('platform', True), ('versions', True), ('reason', False))),
-    "Routes.SwitchOn": MethodInfo("releaser", False, False, None, (('app', True), ('route', True), ('platform', True), ('versions', True))),
-    "Releases.Create": MethodInfo("releaser", False, False, None, (('app', True), ('platform', True), ('version', True))),
-    "Releases.Publish": MethodInfo("releaser", False, False, None, (('app', True), ('platform', True), ('version', True))),
-    "Releases.Retire": MethodInfo("releaser", False, False, None, (('app', True), ('platform', True), ('version', True))),
+    "Routes.Update": MethodInfo("releaser", False, True, None, (('app', True), ('route', True), ('etag', False), ('requestId', False))),
+    "Routes.Delete": MethodInfo("releaser", False, True, None, (('app', True), ('route', True), ('etag', False), ('requestId', False))),
+    "Routes.Reorder": MethodInfo("releaser", False, True, None, (('app', True), ('order', True), ('requestId', False))),
+    "Routes.SwitchOff": MethodInfo("releaser", False, True, None, (('app', True), ('route', True), ('platform', True), ('versions', True), ('reason', False), ('requestId', False))),
+    "Routes.SwitchOn": MethodInfo("releaser", False, True, None, (('app', True), ('route', True), ('platform', True), ('versions', True), ('requestId', False))),
+    "Releases.Create": MethodInfo("releaser", False, True, None, (('app', True), ('platform', True), ('version', True), ('requestId', False))),
+    "Releases.Publish": MethodInfo("releaser", False, True, None, (('app', True), ('platform', True), ('version', True), ('requestId', False))),
+    "Releases.Retire": MethodInfo("releaser", False, True, None, (('app', True), ('platform', True), ('version', True), ('requestId', False))),
     "Releases.Get": MethodInfo("reader", True, False, None, (('app', True), ('platform', True), ('version', True))),
     "Releases.List": MethodInfo("reader", True, False, "releases", (('app', True), ('platform', False), ('state', False), ('pageSize', False), ('pageToken', False))),
     "Associations.Get": MethodInfo("public", True, False, None, (('host', True), ('kind', False), ('revision', False))),
@@ -66,7 +66,7 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Matrix.Get": MethodInfo("reader", True, False, None, (('app', True), ('platform', True))),
     "Tokens.Create": MethodInfo("admin", False, False, None, (('token', True),)),
     "Tokens.List": MethodInfo("admin", True, False, "tokens", (('pageSize', False), ('pageToken', False))),
-    "Tokens.Revoke": MethodInfo("admin", False, False, None, (('id', True),)),
+    "Tokens.Revoke": MethodInfo("admin", False, True, None, (('id', True), ('requestId', False))),
     "Tokens.WhoAmI": MethodInfo("reader", True, False, None, ()),
     "Audit.List": MethodInfo("reader", True, False, "entries", (('resource', False), ('pageSize', False), ('pageToken', False))),
     "rpc.discover": MethodInfo("public", True, False, None, ()),
@@ -79,9 +79,9 @@ class _Methods:
     def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    def apps_create(self, app: App, *, timeout: Optional[float] = None) -> AppOutput:
+    def apps_create(self, app: App, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Creates an app. (`Apps.Create`, admin)."""
-        params: Dict[str, Any] = {"app": app}
+        params: Dict[str, Any] = {"app": app, "requestId": request_id}
         return cast("AppOutput", self._call("Apps.Create", params, timeout))
 
     def apps_get(self, app: Identifier, *, timeout: Optional[float] = None) -> AppOutput:
@@ -94,19 +94,19 @@ class _Methods:
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("AppsListResult", self._call("Apps.List", params, timeout))
 
-    def apps_update(self, app: App, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> AppOutput:
+    def apps_update(self, app: App, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Replaces everything of an app but its id. (`Apps.Update`, admin)."""
-        params: Dict[str, Any] = {"app": app, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "etag": etag, "requestId": request_id}
         return cast("AppOutput", self._call("Apps.Update", params, timeout))
 
-    def apps_delete(self, app: Identifier, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> Empty:
+    def apps_delete(self, app: Identifier, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
         """Deletes an app. (`Apps.Delete`, admin)."""
-        params: Dict[str, Any] = {"app": app, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "etag": etag, "requestId": request_id}
         return cast("Empty", self._call("Apps.Delete", params, timeout))
 
-    def domains_create(self, domain: Domain, *, timeout: Optional[float] = None) -> DomainOutput:
+    def domains_create(self, domain: Domain, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> DomainOutput:
         """Adds a domain for one or more apps. (`Domains.Create`, admin)."""
-        params: Dict[str, Any] = {"domain": domain}
+        params: Dict[str, Any] = {"domain": domain, "requestId": request_id}
         return cast("DomainOutput", self._call("Domains.Create", params, timeout))
 
     def domains_get(self, host: Host, *, timeout: Optional[float] = None) -> DomainOutput:
@@ -119,19 +119,19 @@ class _Methods:
         params: Dict[str, Any] = {"app": app, "pageSize": page_size, "pageToken": page_token}
         return cast("DomainsListResult", self._call("Domains.List", params, timeout))
 
-    def domains_delete(self, host: Host, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> Empty:
+    def domains_delete(self, host: Host, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
         """Removes a domain. (`Domains.Delete`, admin)."""
-        params: Dict[str, Any] = {"host": host, "etag": etag}
+        params: Dict[str, Any] = {"host": host, "etag": etag, "requestId": request_id}
         return cast("Empty", self._call("Domains.Delete", params, timeout))
 
-    def routes_create(self, app: Identifier, route: Route, before: Optional[Identifier] = None, *, timeout: Optional[float] = None) -> RouteOutput:
+    def routes_create(self, app: Identifier, route: Route, before: Optional[Identifier] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Adds a route, last unless before names an existing route. (`Routes.Create`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "before": before}
+        params: Dict[str, Any] = {"app": app, "route": route, "before": before, "requestId": request_id}
         return cast("RouteOutput", self._call("Routes.Create", params, timeout))
 
-    def routes_batch_create(self, app: Identifier, routes: Sequence[Route], before: Optional[Identifier] = None, *, timeout: Optional[float] = None) -> RoutesBatchCreateResult:
+    def routes_batch_create(self, app: Identifier, routes: Sequence[Route], before: Optional[Identifier] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RoutesBatchCreateResult:
         """Adds many routes in one transaction: all of them or none. They keep their order and go last, ... (`Routes.BatchCreate`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "routes": list(routes), "before": before}
+        params: Dict[str, Any] = {"app": app, "routes": list(routes), "before": before, "requestId": request_id}
         return cast("RoutesBatchCreateResult", self._call("Routes.BatchCreate", params, timeout))
 
     def routes_get(self, app: Identifier, route: Identifier, *, timeout: Optional[float] = None) -> RouteOutput:
@@ -144,44 +144,44 @@ class _Methods:
         params: Dict[str, Any] = {"app": app, "pageSize": page_size, "pageToken": page_token}
         return cast("RoutesListResult", self._call("Routes.List", params, timeout))
 
-    def routes_update(self, app: Identifier, route: Route, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> RouteOutput:
+    def routes_update(self, app: Identifier, route: Route, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Replaces a route's pattern, action, platforms, domains, webFallback and comment; switchedOff ... (`Routes.Update`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag, "requestId": request_id}
         return cast("RouteOutput", self._call("Routes.Update", params, timeout))
 
-    def routes_delete(self, app: Identifier, route: Identifier, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> Empty:
+    def routes_delete(self, app: Identifier, route: Identifier, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
         """Deletes a route. (`Routes.Delete`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag, "requestId": request_id}
         return cast("Empty", self._call("Routes.Delete", params, timeout))
 
-    def routes_reorder(self, app: Identifier, order: Sequence[Identifier], *, timeout: Optional[float] = None) -> RoutesReorderResult:
+    def routes_reorder(self, app: Identifier, order: Sequence[Identifier], request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RoutesReorderResult:
         """Sets the evaluation order; order must be a permutation of all the app's route ids. (`Routes.Reorder`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "order": list(order)}
+        params: Dict[str, Any] = {"app": app, "order": list(order), "requestId": request_id}
         return cast("RoutesReorderResult", self._call("Routes.Reorder", params, timeout))
 
-    def routes_switch_off(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], reason: Optional[str] = None, *, timeout: Optional[float] = None) -> RouteOutput:
+    def routes_switch_off(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], reason: Optional[str] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Switches a route off for versions (kill switch): they fall back to the browser and the AASA ... (`Routes.SwitchOff`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions], "reason": reason}
+        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions], "reason": reason, "requestId": request_id}
         return cast("RouteOutput", self._call("Routes.SwitchOff", params, timeout))
 
-    def routes_switch_on(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], *, timeout: Optional[float] = None) -> RouteOutput:
+    def routes_switch_on(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Switches a route back on for versions. (`Routes.SwitchOn`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions]}
+        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions], "requestId": request_id}
         return cast("RouteOutput", self._call("Routes.SwitchOn", params, timeout))
 
-    def releases_create(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> Release:
+    def releases_create(self, app: Identifier, platform: Platform, version: AnyVersion, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Release:
         """Creates a draft release. (`Releases.Create`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version)}
+        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version), "requestId": request_id}
         return cast("Release", self._call("Releases.Create", params, timeout))
 
-    def releases_publish(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> ReleaseEventResult:
+    def releases_publish(self, app: Identifier, platform: Platform, version: AnyVersion, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ReleaseEventResult:
         """Makes a release live (creating it if needed) and regenerates the app's domains' documents. (`Releases.Publish`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version)}
+        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version), "requestId": request_id}
         return cast("ReleaseEventResult", self._call("Releases.Publish", params, timeout))
 
-    def releases_retire(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> ReleaseEventResult:
+    def releases_retire(self, app: Identifier, platform: Platform, version: AnyVersion, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ReleaseEventResult:
         """Retires a live release and regenerates the app's domains' documents. (`Releases.Retire`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version)}
+        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version), "requestId": request_id}
         return cast("ReleaseEventResult", self._call("Releases.Retire", params, timeout))
 
     def releases_get(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> Release:
@@ -244,9 +244,9 @@ class _Methods:
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("TokensListResult", self._call("Tokens.List", params, timeout))
 
-    def tokens_revoke(self, id: str, *, timeout: Optional[float] = None) -> Token:
+    def tokens_revoke(self, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Token:
         """Revokes a token. (`Tokens.Revoke`, admin)."""
-        params: Dict[str, Any] = {"id": id}
+        params: Dict[str, Any] = {"id": id, "requestId": request_id}
         return cast("Token", self._call("Tokens.Revoke", params, timeout))
 
     def tokens_who_am_i(self, *, timeout: Optional[float] = None) -> TokensWhoAmIResult:
@@ -271,9 +271,9 @@ class _AsyncMethods:
     async def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    async def apps_create(self, app: App, *, timeout: Optional[float] = None) -> AppOutput:
+    async def apps_create(self, app: App, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Creates an app. (`Apps.Create`, admin)."""
-        params: Dict[str, Any] = {"app": app}
+        params: Dict[str, Any] = {"app": app, "requestId": request_id}
         return cast("AppOutput", await self._call("Apps.Create", params, timeout))
 
     async def apps_get(self, app: Identifier, *, timeout: Optional[float] = None) -> AppOutput:
@@ -286,19 +286,19 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("AppsListResult", await self._call("Apps.List", params, timeout))
 
-    async def apps_update(self, app: App, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> AppOutput:
+    async def apps_update(self, app: App, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Replaces everything of an app but its id. (`Apps.Update`, admin)."""
-        params: Dict[str, Any] = {"app": app, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "etag": etag, "requestId": request_id}
         return cast("AppOutput", await self._call("Apps.Update", params, timeout))
 
-    async def apps_delete(self, app: Identifier, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> Empty:
+    async def apps_delete(self, app: Identifier, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
         """Deletes an app. (`Apps.Delete`, admin)."""
-        params: Dict[str, Any] = {"app": app, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "etag": etag, "requestId": request_id}
         return cast("Empty", await self._call("Apps.Delete", params, timeout))
 
-    async def domains_create(self, domain: Domain, *, timeout: Optional[float] = None) -> DomainOutput:
+    async def domains_create(self, domain: Domain, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> DomainOutput:
         """Adds a domain for one or more apps. (`Domains.Create`, admin)."""
-        params: Dict[str, Any] = {"domain": domain}
+        params: Dict[str, Any] = {"domain": domain, "requestId": request_id}
         return cast("DomainOutput", await self._call("Domains.Create", params, timeout))
 
     async def domains_get(self, host: Host, *, timeout: Optional[float] = None) -> DomainOutput:
@@ -311,19 +311,19 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"app": app, "pageSize": page_size, "pageToken": page_token}
         return cast("DomainsListResult", await self._call("Domains.List", params, timeout))
 
-    async def domains_delete(self, host: Host, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> Empty:
+    async def domains_delete(self, host: Host, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
         """Removes a domain. (`Domains.Delete`, admin)."""
-        params: Dict[str, Any] = {"host": host, "etag": etag}
+        params: Dict[str, Any] = {"host": host, "etag": etag, "requestId": request_id}
         return cast("Empty", await self._call("Domains.Delete", params, timeout))
 
-    async def routes_create(self, app: Identifier, route: Route, before: Optional[Identifier] = None, *, timeout: Optional[float] = None) -> RouteOutput:
+    async def routes_create(self, app: Identifier, route: Route, before: Optional[Identifier] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Adds a route, last unless before names an existing route. (`Routes.Create`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "before": before}
+        params: Dict[str, Any] = {"app": app, "route": route, "before": before, "requestId": request_id}
         return cast("RouteOutput", await self._call("Routes.Create", params, timeout))
 
-    async def routes_batch_create(self, app: Identifier, routes: Sequence[Route], before: Optional[Identifier] = None, *, timeout: Optional[float] = None) -> RoutesBatchCreateResult:
+    async def routes_batch_create(self, app: Identifier, routes: Sequence[Route], before: Optional[Identifier] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RoutesBatchCreateResult:
         """Adds many routes in one transaction: all of them or none. They keep their order and go last, ... (`Routes.BatchCreate`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "routes": list(routes), "before": before}
+        params: Dict[str, Any] = {"app": app, "routes": list(routes), "before": before, "requestId": request_id}
         return cast("RoutesBatchCreateResult", await self._call("Routes.BatchCreate", params, timeout))
 
     async def routes_get(self, app: Identifier, route: Identifier, *, timeout: Optional[float] = None) -> RouteOutput:
@@ -336,44 +336,44 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"app": app, "pageSize": page_size, "pageToken": page_token}
         return cast("RoutesListResult", await self._call("Routes.List", params, timeout))
 
-    async def routes_update(self, app: Identifier, route: Route, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> RouteOutput:
+    async def routes_update(self, app: Identifier, route: Route, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Replaces a route's pattern, action, platforms, domains, webFallback and comment; switchedOff ... (`Routes.Update`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag, "requestId": request_id}
         return cast("RouteOutput", await self._call("Routes.Update", params, timeout))
 
-    async def routes_delete(self, app: Identifier, route: Identifier, etag: Optional[Etag] = None, *, timeout: Optional[float] = None) -> Empty:
+    async def routes_delete(self, app: Identifier, route: Identifier, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
         """Deletes a route. (`Routes.Delete`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag}
+        params: Dict[str, Any] = {"app": app, "route": route, "etag": etag, "requestId": request_id}
         return cast("Empty", await self._call("Routes.Delete", params, timeout))
 
-    async def routes_reorder(self, app: Identifier, order: Sequence[Identifier], *, timeout: Optional[float] = None) -> RoutesReorderResult:
+    async def routes_reorder(self, app: Identifier, order: Sequence[Identifier], request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RoutesReorderResult:
         """Sets the evaluation order; order must be a permutation of all the app's route ids. (`Routes.Reorder`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "order": list(order)}
+        params: Dict[str, Any] = {"app": app, "order": list(order), "requestId": request_id}
         return cast("RoutesReorderResult", await self._call("Routes.Reorder", params, timeout))
 
-    async def routes_switch_off(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], reason: Optional[str] = None, *, timeout: Optional[float] = None) -> RouteOutput:
+    async def routes_switch_off(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], reason: Optional[str] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Switches a route off for versions (kill switch): they fall back to the browser and the AASA ... (`Routes.SwitchOff`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions], "reason": reason}
+        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions], "reason": reason, "requestId": request_id}
         return cast("RouteOutput", await self._call("Routes.SwitchOff", params, timeout))
 
-    async def routes_switch_on(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], *, timeout: Optional[float] = None) -> RouteOutput:
+    async def routes_switch_on(self, app: Identifier, route: Identifier, platform: Platform, versions: Sequence[AnyVersion], request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> RouteOutput:
         """Switches a route back on for versions. (`Routes.SwitchOn`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions]}
+        params: Dict[str, Any] = {"app": app, "route": route, "platform": platform, "versions": [_v(v) for v in versions], "requestId": request_id}
         return cast("RouteOutput", await self._call("Routes.SwitchOn", params, timeout))
 
-    async def releases_create(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> Release:
+    async def releases_create(self, app: Identifier, platform: Platform, version: AnyVersion, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Release:
         """Creates a draft release. (`Releases.Create`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version)}
+        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version), "requestId": request_id}
         return cast("Release", await self._call("Releases.Create", params, timeout))
 
-    async def releases_publish(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> ReleaseEventResult:
+    async def releases_publish(self, app: Identifier, platform: Platform, version: AnyVersion, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ReleaseEventResult:
         """Makes a release live (creating it if needed) and regenerates the app's domains' documents. (`Releases.Publish`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version)}
+        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version), "requestId": request_id}
         return cast("ReleaseEventResult", await self._call("Releases.Publish", params, timeout))
 
-    async def releases_retire(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> ReleaseEventResult:
+    async def releases_retire(self, app: Identifier, platform: Platform, version: AnyVersion, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ReleaseEventResult:
         """Retires a live release and regenerates the app's domains' documents. (`Releases.Retire`, releaser)."""
-        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version)}
+        params: Dict[str, Any] = {"app": app, "platform": platform, "version": _v(version), "requestId": request_id}
         return cast("ReleaseEventResult", await self._call("Releases.Retire", params, timeout))
 
     async def releases_get(self, app: Identifier, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> Release:
@@ -436,9 +436,9 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("TokensListResult", await self._call("Tokens.List", params, timeout))
 
-    async def tokens_revoke(self, id: str, *, timeout: Optional[float] = None) -> Token:
+    async def tokens_revoke(self, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Token:
         """Revokes a token. (`Tokens.Revoke`, admin)."""
-        params: Dict[str, Any] = {"id": id}
+        params: Dict[str, Any] = {"id": id, "requestId": request_id}
         return cast("Token", await self._call("Tokens.Revoke", params, timeout))
 
     async def tokens_who_am_i(self, *, timeout: Optional[float] = None) -> TokensWhoAmIResult:

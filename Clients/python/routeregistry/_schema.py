@@ -875,6 +875,9 @@ QueryPattern = Union[str, Dict[str, str]]
 AssetlinksDocument = List[AssetlinksDocumentItem]
 
 
+RequestId = str
+
+
 __all__ = [
     "AASAComponent",
     "AASADocument",
@@ -937,6 +940,7 @@ __all__ = [
     "ReleaseEventResult",
     "ReleaseState",
     "ReleasesListResult",
+    "RequestId",
     "RevisionInfo",
     "RevisionRef",
     "Role",

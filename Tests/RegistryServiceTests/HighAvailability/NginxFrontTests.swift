@@ -1,6 +1,6 @@
 import Foundation
 import RegistryTesting
-import RouteStore
+import ProcessSpawn
 import Testing
 
 #if canImport(Glibc)
@@ -47,11 +47,12 @@ import Testing
     }
 }
 
-/// nginx started with a wrapper configuration that includes `deploy/nginx/routereg.conf`; spawned through the
-/// project's posix_spawn helper (it daemonizes, like pg_ctl) and stopped by its pid file.
+/// nginx in the foreground with a wrapper configuration that includes `deploy/nginx/routereg.conf`, spawned
+/// through the project's posix_spawn helper in a process group of its own that dies with the test process.
 private struct NginxProcess {
     let port: Int
     let directory: String
+    let process: SpawnedProcess
 
     init(upstreamPort: UInt16) throws {
         let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -60,9 +61,11 @@ private struct NginxProcess {
             .deletingLastPathComponent().deletingLastPathComponent()
         let committed = try String(
             contentsOf: root.appendingPathComponent("deploy/nginx/routereg.conf"), encoding: .utf8)
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-nginx-\(UUID())").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-nginx-\(UUID())").path
+        self.directory = directory
         try FileManager.default.createDirectory(atPath: directory + "/cache", withIntermediateDirectories: true)
-        port = try freeLoopbackPort()
+        let port = try freeLoopbackPort()
+        self.port = port
         var config = committed
         for (marked, value) in [
             ("/var/cache/nginx/routereg", directory + "/cache"),
@@ -78,7 +81,7 @@ private struct NginxProcess {
         let user = geteuid() == 0 ? "user root;" : ""
         let main = """
             \(user)
-            daemon on;
+            daemon off;
             worker_processes 1;
             pid \(directory)/nginx.pid;
             error_log \(directory)/error.log;
@@ -94,17 +97,25 @@ private struct NginxProcess {
             }
             """
         try main.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-        try ChildProcess(executable: binary, arguments: ["-p", directory, "-c", directory + "/nginx.conf"]).check(
-            "nginx")
+        process = try Spawn(
+            binary, ["-p", directory, "-c", directory + "/nginx.conf"],
+            standardOutput: .file(directory + "/stdout.log"),
+            standardError: .standardOutput
+        ).start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ProbeClient.request(port: UInt16(port), "GET", "/nginx-started").status == 0 {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                process.kill()
+                let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
+                throw HAError("nginx did not start: \(log.suffix(1000))")
+            }
+            usleep(20_000)
+        }
     }
 
     func stop() {
-        if let text = try? String(contentsOfFile: directory + "/nginx.pid", encoding: .utf8),
-            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        {
-            kill(pid, SIGTERM)
-            for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
-        }
+        process.signal(SIGTERM)
+        if process.wait(timeout: .seconds(5)) == nil { process.kill() }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -517,12 +517,16 @@ export type AssetlinksDocument = ({
   };
 })[];
 
+/** An idempotency key (AIP-155), e.g. a UUID. Scoped to the caller's token and the method; params are not compared, so reuse a key only to retry the same call. Tokens.Create takes none (its secret is never stored). */
+export type RequestId = string;
+
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
   /** Creates an app. */
   "Apps.Create": {
     params: {
       app: App;
+      requestId?: RequestId;
     };
     result: AppOutput;
   };
@@ -549,6 +553,7 @@ export interface RegistryApi {
     params: {
       app: App;
       etag?: Etag;
+      requestId?: RequestId;
     };
     result: AppOutput;
   };
@@ -557,6 +562,7 @@ export interface RegistryApi {
     params: {
       app: Identifier;
       etag?: Etag;
+      requestId?: RequestId;
     };
     result: Empty;
   };
@@ -564,6 +570,7 @@ export interface RegistryApi {
   "Domains.Create": {
     params: {
       domain: Domain;
+      requestId?: RequestId;
     };
     result: DomainOutput;
   };
@@ -591,6 +598,7 @@ export interface RegistryApi {
     params: {
       host: Host;
       etag?: Etag;
+      requestId?: RequestId;
     };
     result: Empty;
   };
@@ -600,6 +608,7 @@ export interface RegistryApi {
       app: Identifier;
       route: Route;
       before?: Identifier;
+      requestId?: RequestId;
     };
     result: RouteOutput;
   };
@@ -609,6 +618,7 @@ export interface RegistryApi {
       app: Identifier;
       routes: Route[];
       before?: Identifier;
+      requestId?: RequestId;
     };
     result: {
       /** The created routes, in the order given. */
@@ -641,6 +651,7 @@ export interface RegistryApi {
       app: Identifier;
       route: Route;
       etag?: Etag;
+      requestId?: RequestId;
     };
     result: RouteOutput;
   };
@@ -650,6 +661,7 @@ export interface RegistryApi {
       app: Identifier;
       route: Identifier;
       etag?: Etag;
+      requestId?: RequestId;
     };
     result: Empty;
   };
@@ -658,6 +670,7 @@ export interface RegistryApi {
     params: {
       app: Identifier;
       order: Identifier[];
+      requestId?: RequestId;
     };
     result: {
       routes: RouteOutput[];
@@ -671,6 +684,7 @@ export interface RegistryApi {
       platform: Platform;
       versions: Version[];
       reason?: string;
+      requestId?: RequestId;
     };
     result: RouteOutput;
   };
@@ -681,6 +695,7 @@ export interface RegistryApi {
       route: Identifier;
       platform: Platform;
       versions: Version[];
+      requestId?: RequestId;
     };
     result: RouteOutput;
   };
@@ -690,6 +705,7 @@ export interface RegistryApi {
       app: Identifier;
       platform: Platform;
       version: Version;
+      requestId?: RequestId;
     };
     result: Release;
   };
@@ -699,6 +715,7 @@ export interface RegistryApi {
       app: Identifier;
       platform: Platform;
       version: Version;
+      requestId?: RequestId;
     };
     result: ReleaseEventResult;
   };
@@ -708,6 +725,7 @@ export interface RegistryApi {
       app: Identifier;
       platform: Platform;
       version: Version;
+      requestId?: RequestId;
     };
     result: ReleaseEventResult;
   };
@@ -878,6 +896,7 @@ export interface RegistryApi {
   "Tokens.Revoke": {
     params: {
       id: string;
+      requestId?: RequestId;
     };
     result: Token;
   };
@@ -972,27 +991,27 @@ export interface MethodInfo {
 
 /** Every method's access, safety and params, from the OpenRPC document. */
 export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
-  "Apps.Create": { access: "admin", readOnly: false, requestId: false, params: [{ name: "app", required: true }] },
+  "Apps.Create": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "requestId", required: false }] },
   "Apps.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
   "Apps.List": { access: "reader", readOnly: true, requestId: false, pageItems: "apps", params: [{ name: "pageSize", required: false }, { name: "pageToken", required: false }] },
-  "Apps.Update": { access: "admin", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "etag", required: false }] },
-  "Apps.Delete": { access: "admin", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "etag", required: false }] },
-  "Domains.Create": { access: "admin", readOnly: false, requestId: false, params: [{ name: "domain", required: true }] },
+  "Apps.Update": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Apps.Delete": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Domains.Create": { access: "admin", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "requestId", required: false }] },
   "Domains.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "host", required: true }] },
   "Domains.List": { access: "reader", readOnly: true, requestId: false, pageItems: "domains", params: [{ name: "app", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
-  "Domains.Delete": { access: "admin", readOnly: false, requestId: false, params: [{ name: "host", required: true }, { name: "etag", required: false }] },
-  "Routes.Create": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "before", required: false }] },
-  "Routes.BatchCreate": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "routes", required: true }, { name: "before", required: false }] },
+  "Domains.Delete": { access: "admin", readOnly: false, requestId: true, params: [{ name: "host", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Routes.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "before", required: false }, { name: "requestId", required: false }] },
+  "Routes.BatchCreate": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "routes", required: true }, { name: "before", required: false }, { name: "requestId", required: false }] },
   "Routes.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "route", required: true }] },
   "Routes.List": { access: "reader", readOnly: true, requestId: false, pageItems: "routes", params: [{ name: "app", required: true }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
-  "Routes.Update": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "etag", required: false }] },
-  "Routes.Delete": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "etag", required: false }] },
-  "Routes.Reorder": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "order", required: true }] },
-  "Routes.SwitchOff": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "platform", required: true }, { name: "versions", required: true }, { name: "reason", required: false }] },
-  "Routes.SwitchOn": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "platform", required: true }, { name: "versions", required: true }] },
-  "Releases.Create": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
-  "Releases.Publish": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
-  "Releases.Retire": { access: "releaser", readOnly: false, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
+  "Routes.Update": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Routes.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Routes.Reorder": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "order", required: true }, { name: "requestId", required: false }] },
+  "Routes.SwitchOff": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "platform", required: true }, { name: "versions", required: true }, { name: "reason", required: false }, { name: "requestId", required: false }] },
+  "Routes.SwitchOn": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "route", required: true }, { name: "platform", required: true }, { name: "versions", required: true }, { name: "requestId", required: false }] },
+  "Releases.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }, { name: "requestId", required: false }] },
+  "Releases.Publish": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }, { name: "requestId", required: false }] },
+  "Releases.Retire": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }, { name: "requestId", required: false }] },
   "Releases.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
   "Releases.List": { access: "reader", readOnly: true, requestId: false, pageItems: "releases", params: [{ name: "app", required: true }, { name: "platform", required: false }, { name: "state", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
   "Associations.Get": { access: "public", readOnly: true, requestId: false, params: [{ name: "host", required: true }, { name: "kind", required: false }, { name: "revision", required: false }] },
@@ -1005,7 +1024,7 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Matrix.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }] },
   "Tokens.Create": { access: "admin", readOnly: false, requestId: false, params: [{ name: "token", required: true }] },
   "Tokens.List": { access: "admin", readOnly: true, requestId: false, pageItems: "tokens", params: [{ name: "pageSize", required: false }, { name: "pageToken", required: false }] },
-  "Tokens.Revoke": { access: "admin", readOnly: false, requestId: false, params: [{ name: "id", required: true }] },
+  "Tokens.Revoke": { access: "admin", readOnly: false, requestId: true, params: [{ name: "id", required: true }, { name: "requestId", required: false }] },
   "Tokens.WhoAmI": { access: "reader", readOnly: true, requestId: false, params: [] },
   "Audit.List": { access: "reader", readOnly: true, requestId: false, pageItems: "entries", params: [{ name: "resource", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
   "rpc.discover": { access: "public", readOnly: true, requestId: false, params: [] },
