@@ -28,12 +28,12 @@ import Testing
             {"jsonrpc":"2.0","id":1,"method":"Routes.Create","params":{"app":"badoo","route":{"id":"hung",\
             "pattern":{"path":"/hung/*"},"platforms":{"ios":{"since":"5.0"}}}}}
             """
-        async let attempted = ProbeClient.onThread {
+        let attempted = ThreadCall {
             ProbeClient.request(
                 port: port, "POST", "/rpc", body: write,
                 headers: ["Authorization": "Bearer \(TestRegistryServer.adminToken)", "X-Request-Timeout-Ms": "2000"])
         }
-        async let probed = ProbeClient.onThread { Self.probe(port: port, for: .seconds(6)) }
+        let probed = ThreadCall { Self.probe(port: port, for: .seconds(6)) }
         try await Task.sleep(for: .seconds(3))
         try fleet.postgres.promoteStandby()
         let promotedAt = ContinuousClock.now
@@ -43,7 +43,8 @@ import Testing
                 "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"],
                 headers: ["X-Request-Timeout-Ms": "3000"])
         }
-        let (answer, stats) = await (attempted, probed)
+        let answer = await attempted.value
+        let stats = await probed.value
         let status = answer.body.range(of: #""code":"#).flatMap {
             Int(answer.body[$0.upperBound...].prefix { $0 != "," })
         }

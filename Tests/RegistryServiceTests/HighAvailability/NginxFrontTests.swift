@@ -27,7 +27,10 @@ import Testing
         #expect(first.body == String(decoding: direct, as: UTF8.self))
         #expect(first.header("X-Cache-Status") == "MISS", "\(first.head)")
         let second = await ProbeClient.onThread { ProbeClient.request(port: port, "GET", path, host: "m.badoo.com") }
-        #expect(second.header("X-Cache-Status") == "HIT", "\(second.head)")
+        // From the cache: HIT, or STALE/UPDATING when the loaded machine took past max-age=1 to ask again.
+        #expect(
+            ["HIT", "STALE", "UPDATING", "REVALIDATED"].contains(second.header("X-Cache-Status") ?? ""),
+            "\(second.head)")
         let check = """
             {"jsonrpc":"2.0","id":1,"method":"CanOpen.Check","params":{"app":"badoo","platform":"ios",\
             "version":"5.11.0","url":"https://m.badoo.com/u/1"}}

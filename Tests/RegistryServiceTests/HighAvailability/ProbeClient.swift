@@ -71,9 +71,36 @@ enum ProbeClient {
 
     /// Runs `body` on a new thread and returns its result without holding a cooperative thread meanwhile.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.start()
+        await ThreadCall(body).value
+    }
+}
+
+/// Work started on a thread of its own the moment it is created, not whenever the cooperative pool gets to a
+/// child task: a request a test means to send during a hang must be on the wire before the hang ends, however
+/// busy the pool is.
+final class ThreadCall<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `result` is written once before `done` is signalled and read only after waiting on it.
+    private var result: T?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> T) {
+        let thread = Thread { [self] in
+            result = body()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The result, waited for on another thread so no cooperative thread blocks.
+    var value: T {
+        get async {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    self.done.wait()
+                    self.done.signal()
+                    continuation.resume(returning: self.result!)
+                }.start()
+            }
         }
     }
 }
