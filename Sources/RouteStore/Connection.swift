@@ -15,8 +15,11 @@ public final class Connection {
     private let handle: OpaquePointer
     /// Prepared statements of this session: SQL text → statement name.
     private var prepared: [String: String] = [:]
-    /// When the statements of the current owner must have answered by (the pool sets it on every acquire).
-    public var deadline: ContinuousClock.Instant = .now + .seconds(30)
+    /// When the statements of the current owner must have answered by (the pool sets it on every acquire);
+    /// nil: each statement may take `defaultStatementTimeout` from when it is sent.
+    public var deadline: ContinuousClock.Instant?
+    /// The bound of a statement on a connection without a deadline (one made outside a pool).
+    public static let defaultStatementTimeout: Duration = .seconds(30)
     /// Set once a wait overran its deadline: the session's state is unknown, so it is never used again.
     private(set) var abandoned = false
     /// When the connection was last returned to the pool (idle validation).
@@ -54,7 +57,7 @@ public final class Connection {
             throw StoreError(.connectionFailed, detail: message)
         }
         self.handle = handle
-        if let deadline { self.deadline = deadline }
+        self.deadline = deadline
         // Non-blocking sends: a statement is queued and flushed under the deadline, never written blockingly
         // into the socket of a server that stopped reading.
         PQsetnonblocking(handle, 1)
@@ -65,7 +68,7 @@ public final class Connection {
         // multi-host URL takes connect_timeout): the caller fails, but the pool keeps a working connection
         // for the next one instead of throwing it away, which after a failover would make every write fail.
         let callerDeadline = self.deadline
-        self.deadline = max(callerDeadline, .now + .seconds(2))
+        self.deadline = max(callerDeadline ?? .now, .now + .seconds(2))
         try execute(script: "SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'; SET bytea_output TO 'hex'")
         self.deadline = callerDeadline
     }
@@ -125,6 +128,7 @@ public final class Connection {
         }
         // Out of time before anything was sent: the session is untouched and stays usable (say, a connection
         // that took the whole deadline to establish past a hung first host).
+        let deadline = self.deadline ?? .now + Self.defaultStatementTimeout
         guard ContinuousClock.now < deadline else {
             throw StoreError(.deadlineExceeded, detail: "the deadline passed before the statement was sent")
         }
@@ -136,7 +140,7 @@ public final class Connection {
         var keptFailed = false
         defer { if let kept { PQclear(kept) } }
         while true {
-            try awaitResult()
+            try awaitResult(until: deadline)
             guard let result = PQgetResult(handle) else { break }
             let failed = !Self.succeeded(result)
             if keptFailed {
@@ -159,7 +163,7 @@ public final class Connection {
 
     /// Flushes what is queued and waits until a result can be read without blocking, or throws
     /// `.deadlineExceeded` (abandoning the connection) when `deadline` passes first.
-    private func awaitResult() throws {
+    private func awaitResult(until deadline: ContinuousClock.Instant) throws {
         while true {
             let flushed = PQflush(handle)
             if flushed < 0 { throw StoreError(.connectionFailed, detail: String(cString: PQerrorMessage(handle))) }

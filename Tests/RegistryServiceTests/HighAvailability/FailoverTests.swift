@@ -32,8 +32,10 @@ import Testing
                 "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"],
                 headers: ["X-Request-Timeout-Ms": "3000"])
         }
+        // The writer's own snapshot has the new document as soon as the write returns (read in process, so the
+        // figure below is the other server's delay alone).
         let published = ContinuousClock.now
-        let etag = try await a.result("Associations.Get", ["host": "m.badoo.com"]).string("etag")
+        let etag = try #require(a.service.snapshot.document(host: "m.badoo.com", kind: .aasa)?.etag)
         let otherCaughtUp = try await eventually(within: .seconds(15)) {
             try await b.get("/.well-known/apple-app-site-association", host: "m.badoo.com").1
                 .value(forHTTPHeaderField: "ETag") == etag
@@ -220,5 +222,36 @@ import Testing
         }
         #expect(ghosts == 0, "a revision stored after the loss contains the lost route")
         #expect(b.service.snapshotIdentityLosses >= 1)
+    }
+}
+
+/// The periodic full-load check (`verifySnapshot`, every minute in `routereg serve`): the one check in
+/// release builds that the incrementally built snapshot equals the database.
+@Suite struct SnapshotVerificationTests {
+    @Test func aSnapshotThatDriftedFromTheDatabaseIsReportedAndReplaced() async throws {
+        let lines = LogLines()
+        let server = try TestRegistryServer(suite: "verify", log: { lines.append($0) })
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        #expect(try server.service.verifySnapshot(), "a snapshot built by the service matches a full load")
+        #expect(server.service.snapshotDivergences == 0)
+
+        // The same state (generation and write token) with a different registry: what a bug in the
+        // incremental path would serve.
+        let current = server.service.snapshot
+        var drifted = current.registry
+        drifted.routes["badoo"] = Array((drifted.routes["badoo"] ?? []).dropLast())
+        server.service.snapshots.install(
+            Snapshot(
+                registry: drifted, documents: current.documents, tokens: current.tokens,
+                generation: current.generation, writeToken: current.writeToken),
+            replacing: true)
+
+        #expect(try server.service.verifySnapshot() == false)
+        #expect(server.service.snapshotDivergences == 1)
+        #expect(server.service.snapshot.registry == current.registry, "the full load is served again")
+        #expect(lines.all.contains { $0.contains("DIVERGENCE") }, "\(lines.all)")
+        let metrics = String(decoding: try await server.get("/metrics").0, as: UTF8.self)
+        #expect(metrics.contains("routereg_snapshot_divergences_total 1"))
     }
 }
