@@ -108,8 +108,9 @@ def test_absent_optionals_are_not_sent_and_names_are_camel_case():
         c.routes_switch_off("badoo", "lookalikes", "android", [51200], reason=None)
     assert fake.requests[0]["body"]["params"] == {"app": "badoo", "pageSize": 10}
     assert fake.requests[1]["body"]["params"] == {"host": "m.badoo.com", "fromRevision": 2, "toRevision": 3}
-    assert fake.requests[2]["body"]["params"] == {"app": "badoo", "route": "lookalikes", "platform": "android",
-                                                  "versions": ["51200"]}
+    switch_off = dict(fake.requests[2]["body"]["params"])
+    assert switch_off.pop("requestId")  # a write carries a fresh idempotency key
+    assert switch_off == {"app": "badoo", "route": "lookalikes", "platform": "android", "versions": ["51200"]}
 
 
 def test_no_auth_header_without_token_and_rpc_discover_has_no_params():
@@ -189,23 +190,36 @@ def test_retries_give_up_after_the_limit():
     assert len(fake.requests) == 3
 
 
-def test_writes_are_not_retried_on_unavailable():
+def test_a_write_without_a_request_id_is_not_retried_on_unavailable():
+    # Tokens.Create is the one write without a requestId (replaying it would mean storing the secret).
     with FakeRegistry(err(app_error(14, "UNAVAILABLE", "db down"))) as fake:
         c = client(fake.url, retries=3)
         with pytest.raises(RegistryError) as caught:
-            c.releases_publish("badoo", "ios", "5.12.0")
+            c.tokens_create({"displayName": "ci", "role": "reader"})
     assert caught.value.code == 14
     assert len(fake.requests) == 1 and c.sleeps == []
 
 
-def test_a_route_batch_is_sent_once_as_one_list():
-    # Repeated after the server may have committed it, an import would fail ALREADY_EXISTS on its own routes.
+def test_a_write_with_a_request_id_is_retried_with_the_same_one_on_unavailable():
+    with FakeRegistry(err(app_error(14, "UNAVAILABLE", "db down"))) as fake:
+        c = client(fake.url, retries=2)
+        with pytest.raises(RegistryError):
+            c.releases_publish("badoo", "ios", "5.12.0")
+    keys = {r["body"]["params"]["requestId"] for r in fake.requests}
+    assert len(fake.requests) == 3 and len(keys) == 1
+
+
+def test_a_route_batch_is_sent_as_one_list_and_repeated_only_with_its_request_id():
+    # Repeated after the server may have committed it, an import would fail ALREADY_EXISTS on its own routes;
+    # with the same requestId the server answers the first outcome instead.
     routes = ({"id": "a", "pattern": {"path": "/a/*"}}, {"id": "b", "pattern": {"path": "/b/*"}})
     with FakeRegistry(lambda r, n: "drop") as fake:
         with pytest.raises(TransportError) as caught:
             client(fake.url, retries=2).routes_batch_create("badoo", routes)
-    assert caught.value.sent and fake.methods == ["Routes.BatchCreate"]
-    assert fake.requests[0]["body"]["params"] == {"app": "badoo", "routes": list(routes)}
+    assert caught.value.sent and set(fake.methods) == {"Routes.BatchCreate"}
+    sent = [dict(r["body"]["params"]) for r in fake.requests]
+    assert len({p.pop("requestId") for p in sent}) == 1
+    assert all(p == {"app": "badoo", "routes": list(routes)} for p in sent)
 
 
 def test_other_errors_are_never_retried():
@@ -215,7 +229,7 @@ def test_other_errors_are_never_retried():
     assert len(fake.requests) == 1
 
 
-def test_dropped_connection_after_sending_retries_reads_only():
+def test_dropped_connection_after_sending_retries_reads_and_keyed_writes_only():
     with FakeRegistry(lambda r, n: "drop") as fake:
         c = client(fake.url, retries=2)
         with pytest.raises(TransportError) as caught:
@@ -223,9 +237,9 @@ def test_dropped_connection_after_sending_retries_reads_only():
         assert caught.value.sent and caught.value.code == 14
         assert len(fake.requests) == 3
         with pytest.raises(TransportError) as caught:
-            c.apps_create({"id": "x"})
+            c.tokens_create({"displayName": "ci", "role": "reader"})
         assert caught.value.sent
-        assert fake.methods.count("Apps.Create") == 1
+        assert fake.methods.count("Tokens.Create") == 1
 
 
 def test_gateway_errors_are_unavailable():

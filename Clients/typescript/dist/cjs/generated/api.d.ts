@@ -463,12 +463,15 @@ export declare type AssetlinksDocument = ({
         site: string;
     };
 })[];
+/** An idempotency key (AIP-155), e.g. a UUID. Scoped to the caller's token and the method; params are not compared, so reuse a key only to retry the same call. Tokens.Create takes none (its secret is never stored). */
+export declare type RequestId = string;
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
     /** Creates an app. */
     "Apps.Create": {
         params: {
             app: App;
+            requestId?: RequestId;
         };
         result: AppOutput;
     };
@@ -495,6 +498,7 @@ export interface RegistryApi {
         params: {
             app: App;
             etag?: Etag;
+            requestId?: RequestId;
         };
         result: AppOutput;
     };
@@ -503,6 +507,7 @@ export interface RegistryApi {
         params: {
             app: Identifier;
             etag?: Etag;
+            requestId?: RequestId;
         };
         result: Empty;
     };
@@ -510,6 +515,7 @@ export interface RegistryApi {
     "Domains.Create": {
         params: {
             domain: Domain;
+            requestId?: RequestId;
         };
         result: DomainOutput;
     };
@@ -537,6 +543,7 @@ export interface RegistryApi {
         params: {
             host: Host;
             etag?: Etag;
+            requestId?: RequestId;
         };
         result: Empty;
     };
@@ -546,6 +553,7 @@ export interface RegistryApi {
             app: Identifier;
             route: Route;
             before?: Identifier;
+            requestId?: RequestId;
         };
         result: RouteOutput;
     };
@@ -555,6 +563,7 @@ export interface RegistryApi {
             app: Identifier;
             routes: Route[];
             before?: Identifier;
+            requestId?: RequestId;
         };
         result: {
             /** The created routes, in the order given. */
@@ -587,6 +596,7 @@ export interface RegistryApi {
             app: Identifier;
             route: Route;
             etag?: Etag;
+            requestId?: RequestId;
         };
         result: RouteOutput;
     };
@@ -596,6 +606,7 @@ export interface RegistryApi {
             app: Identifier;
             route: Identifier;
             etag?: Etag;
+            requestId?: RequestId;
         };
         result: Empty;
     };
@@ -604,6 +615,7 @@ export interface RegistryApi {
         params: {
             app: Identifier;
             order: Identifier[];
+            requestId?: RequestId;
         };
         result: {
             routes: RouteOutput[];
@@ -617,6 +629,7 @@ export interface RegistryApi {
             platform: Platform;
             versions: Version[];
             reason?: string;
+            requestId?: RequestId;
         };
         result: RouteOutput;
     };
@@ -627,6 +640,7 @@ export interface RegistryApi {
             route: Identifier;
             platform: Platform;
             versions: Version[];
+            requestId?: RequestId;
         };
         result: RouteOutput;
     };
@@ -636,6 +650,7 @@ export interface RegistryApi {
             app: Identifier;
             platform: Platform;
             version: Version;
+            requestId?: RequestId;
         };
         result: Release;
     };
@@ -645,6 +660,7 @@ export interface RegistryApi {
             app: Identifier;
             platform: Platform;
             version: Version;
+            requestId?: RequestId;
         };
         result: ReleaseEventResult;
     };
@@ -654,6 +670,7 @@ export interface RegistryApi {
             app: Identifier;
             platform: Platform;
             version: Version;
+            requestId?: RequestId;
         };
         result: ReleaseEventResult;
     };
@@ -824,6 +841,7 @@ export interface RegistryApi {
     "Tokens.Revoke": {
         params: {
             id: string;
+            requestId?: RequestId;
         };
         result: Token;
     };
