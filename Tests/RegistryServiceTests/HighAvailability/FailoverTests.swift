@@ -67,10 +67,7 @@ import Testing
         // Acknowledged on the primary, never replicated: the failover loses it.
         _ = try await a.result(
             "Routes.Create",
-            [
-                "app": "badoo",
-                "route": ["id": "ghost", "pattern": ["path": "/ghost/*"], "platforms": ["ios": ["since": "5.0"]]],
-            ])
+            iosRoute("ghost"))
         #expect(
             try await eventually(within: .seconds(5)) {
                 String(
@@ -95,10 +92,7 @@ import Testing
         _ = try await firstSuccess(within: .seconds(30)) {
             try await a.call(
                 "Routes.Create",
-                [
-                    "app": "badoo",
-                    "route": ["id": "real", "pattern": ["path": "/real/*"], "platforms": ["ios": ["since": "5.0"]]],
-                ],
+                iosRoute("real"),
                 headers: ["X-Request-Timeout-Ms": "3000"])
         }
         let realID = try HAFleet.store(newPrimary).read { tx in
@@ -113,10 +107,7 @@ import Testing
         _ = try await firstSuccess(within: .seconds(15)) {
             try await a.call(
                 "Routes.Create",
-                [
-                    "app": "badoo",
-                    "route": ["id": "after", "pattern": ["path": "/after/*"], "platforms": ["ios": ["since": "5.0"]]],
-                ])
+                iosRoute("after"))
         }
 
         try await expectServing(exactlyWhatIsIn: newPrimary, [a, b])
@@ -173,10 +164,7 @@ import Testing
         }
         _ = try await a.result(
             "Routes.Create",
-            [
-                "app": "badoo",
-                "route": ["id": "ghost", "pattern": ["path": "/ghost/*"], "platforms": ["ios": ["since": "5.0"]]],
-            ])
+            iosRoute("ghost"))
         #expect(
             try await eventually(within: .seconds(5)) {
                 b.service.snapshot.registry.routes["badoo"]?.contains { $0.id == "ghost" } == true
@@ -204,10 +192,7 @@ import Testing
         }
         _ = try await a.result(
             "Routes.Create",
-            [
-                "app": "badoo",
-                "route": ["id": "real", "pattern": ["path": "/real/*"], "platforms": ["ios": ["since": "5.0"]]],
-            ])
+            iosRoute("real"))
         _ = try await b.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
 
         let registry = try store.loadRegistry()

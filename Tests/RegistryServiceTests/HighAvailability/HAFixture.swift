@@ -52,6 +52,11 @@ final class LogLines: Sendable {
     var all: [String] { lines.withLock { $0 } }
 }
 
+/// Routes.Create params for badoo: route `id` on `/id/*`, for iOS since 5.0.
+func iosRoute(_ id: String) -> [String: Any] {
+    ["app": "badoo", "route": ["id": id, "pattern": ["path": "/\(id)/*"], "platforms": ["ios": ["since": "5.0"]]]]
+}
+
 /// Calls `write` until it succeeds (returns the seconds it took), or fails after `timeout`.
 func firstSuccess(
     within timeout: Duration, _ write: () async throws -> [String: Any]
