@@ -34,6 +34,15 @@ final class DeadlineTests {
         #expect(value["error"]?["data"]?["status"]?.stringValue == "DEADLINE_EXCEEDED")
     }
 
+    @Test("a write that succeeded after its deadline is answered its success: it committed")
+    func writeSucceeded() throws {
+        let value = try server.call(
+            #"{"jsonrpc":"2.0","method":"Test.SlowWrite","params":{"ms":200},"id":1}"#,
+            headers: [("X-Request-Timeout-Ms", "20"), ("Authorization", "Bearer w")])
+        #expect(value["error"] == nil)
+        #expect(value["result"]?["text"]?.stringValue == "written")
+    }
+
     @Test("a deferred call completed after the deadline is answered DEADLINE_EXCEEDED")
     func deferredExceeded() throws {
         let value = try server.call(

@@ -161,7 +161,11 @@ extension JSONRPCDispatcher {
     func finish(_ result: Result<[UInt8], any Error>, call: JSONRPCCall, context: RPCContext) -> [UInt8]? {
         switch result {
         case .success(let bytes):
-            if context.isExpired {
+            // A write (releaser or admin) that succeeded has committed, and the store commits only before the
+            // deadline: answer its success even when building the answer ran past the deadline, or a client
+            // would be told a committed write failed.
+            let isWrite = (methods[context.method]?.access ?? .public) >= .releaser
+            if context.isExpired && !isWrite {
                 return answer(
                     call, error: .application(RegistryError(.deadlineExceeded, "deadline exceeded")),
                     metricMethod: context.method)

@@ -82,6 +82,10 @@ enum TestMethods {
                 usleep(UInt32(input.ms) * 1000)
                 return EchoOutput(text: input.value ?? "slept")
             },
+            RPCMethod("Test.SlowWrite", access: .releaser) { (_, input: DelayInput) in
+                usleep(UInt32(input.ms) * 1000)
+                return EchoOutput(text: input.value ?? "written")
+            },
             RPCMethod("Test.Read", access: .reader) { (ctx, _: Empty) in
                 WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
             },
