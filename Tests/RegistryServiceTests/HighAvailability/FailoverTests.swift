@@ -131,7 +131,7 @@ import Testing
             ).map { "\(try $0.string("host"))/\(try $0.string("kind"))=\(try $0.string("etag"))" }.sorted()
         }
         for (index, server) in servers.enumerated() {
-            let converged = try await eventually(within: .seconds(5)) {
+            let converged = await eventually(within: .seconds(5)) {
                 let snapshot = server.service.snapshot
                 let served = snapshot.documents.values.map { "\($0.host)/\($0.kind.rawValue)=\($0.etag)" }.sorted()
                 return snapshot.registry == registry && served == heads
@@ -197,7 +197,7 @@ import Testing
 
         let registry = try store.loadRegistry()
         for (name, server) in [("a", a), ("b", b)] {
-            let converged = try await eventually(within: .seconds(5)) { server.service.snapshot.registry == registry }
+            let converged = await eventually(within: .seconds(5)) { server.service.snapshot.registry == registry }
             #expect(converged, "server \(name) serves a state the database does not hold")
         }
         let ghosts = try store.read { tx in
