@@ -40,6 +40,7 @@ if [ -z "${ROUTEREG_BIN:-}" ]; then
     echo "android client: ROUTEREG_BIN is not set: the tests against a real registry (tag 'registry') are skipped"
     filter=(--exclude-tag registry)
 fi
-exec java -Drouteregistry.repo="$repo" -jar "$junit_jar" \
+# JAVA_TEST_OPTS: extra JVM flags, e.g. -Drouteregistry.seed=N to replay a differential run.
+exec java -Drouteregistry.repo="$repo" ${JAVA_TEST_OPTS:-} -jar "$junit_jar" \
     --class-path "build/test:build/main:build/android:build/stubs:$json_jar" --scan-class-path build/test \
     --disable-banner --disable-ansi-colors --details=summary --fail-if-no-tests "${filter[@]}"
