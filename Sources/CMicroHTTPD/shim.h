@@ -46,6 +46,34 @@ static inline const char *routereg_mhd_start_error(void) {
     return message;
 }
 
+/// Request targets reach the access handler as C strings, so a NUL in one (raw, or %00 once unescaped) would
+/// silently cut it: `/healthz%00xyz` would be served as `/healthz`. libmicrohttpd shows the URI log callback
+/// the raw target first; its length up to the first NUL becomes the connection's first context, tagged odd
+/// so it cannot be taken for an object pointer, and the access handler compares it with the target's span.
+static inline void *routereg_mhd_uri_length(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)cls;
+    (void)connection;
+    return (void *)(uintptr_t)((strlen(uri) << 1) | 1);
+}
+
+/// Unescapes as libmicrohttpd does, except that %00 becomes 0x01, a control character the server refuses,
+/// instead of a NUL that would end the string early.
+static inline size_t routereg_mhd_unescape(void *cls, struct MHD_Connection *connection, char *text) {
+    (void)cls;
+    (void)connection;
+    for (char *p = text; (p = strstr(p, "%00")) != NULL; p += 3) p[2] = '1';
+    return MHD_http_unescape(text);
+}
+
+/// True when the request header `name` is present and holds a NUL byte (its C string would be cut there).
+static inline int routereg_mhd_header_has_nul(struct MHD_Connection *connection, const char *name) {
+    const char *value = NULL;
+    size_t size = 0;
+    if (MHD_lookup_connection_value_n(connection, MHD_HEADER_KIND, name, strlen(name), &value, &size) != MHD_YES)
+        return 0;
+    return value != NULL && strlen(value) != size;
+}
+
 /// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY)
 /// and the socket address for the numeric `address`. Returns NULL when the address is not numeric or the
 /// daemon cannot start (port in use, bad flags).
@@ -74,11 +102,13 @@ static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings 
         snprintf(routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE, "not a numeric IP address");
         return NULL;
     }
-    struct MHD_OptionItem options[9];
+    struct MHD_OptionItem options[11];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&routereg_mhd_log, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)&routereg_mhd_uri_length, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&routereg_mhd_unescape, NULL};
     if (s->thread_pool_size > 1)
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)s->thread_pool_size, NULL};
     if (s->connection_limit > 0)

@@ -88,7 +88,7 @@ extension RegistryService {
                 Release(app: input.app, platform: input.platform, version: input.version, state: .live))
         } else {
             throw RegistryError.notFound(
-                "apps/\(input.app)/platforms/\(input.platform.rawValue)/releases/\(input.version)")
+                Release.resourceName(app: input.app, platform: input.platform, version: input.version))
         }
         var documents: [API.AssociationsPreview.Document] = []
         var lint: [LintFinding] = []

@@ -6,14 +6,14 @@ extension RegistryService {
     static func resource(_ stored: StoredRelease) -> ReleaseResource {
         let release = stored.release
         return ReleaseResource(
-            name: "apps/\(release.app)/platforms/\(release.platform.rawValue)/releases/\(release.version)",
+            name: Release.resourceName(app: release.app, platform: release.platform, version: release.version),
             app: release.app, platform: release.platform, version: release.version, state: release.state,
             createTime: Timestamp.string(stored.createTime), publishTime: stored.publishTime.map(Timestamp.string),
             retireTime: stored.retireTime.map(Timestamp.string))
     }
 
     private static func name(_ key: API.ReleaseKey) -> String {
-        "apps/\(key.app)/platforms/\(key.platform.rawValue)/releases/\(key.version)"
+        Release.resourceName(app: key.app, platform: key.platform, version: key.version)
     }
 
     public func createRelease(_ key: API.ReleaseKey, by caller: Caller) throws(RegistryError) -> ReleaseResource {

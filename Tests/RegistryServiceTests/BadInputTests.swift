@@ -13,14 +13,14 @@ import Testing
     }
 
     private static let cases: [Case] = [
-        Case(method: "Apps.Create", params: #"{"app": {"id": "Bad Id"}}"#, code: 3, field: "app.id"),
+        Case(method: "Apps.Create", params: #"{"app": {"id": "Bad Id"}}"#, code: -32602, field: "app.id"),
         Case(
-            method: "Apps.Create", params: #"{"app": {"id": "x", "ios": {"appIds": ["nodot"]}}}"#, code: 3,
+            method: "Apps.Create", params: #"{"app": {"id": "x", "ios": {"appIds": ["nodot"]}}}"#, code: -32602,
             field: "app.ios.appIds[0]"),
         Case(method: "Apps.Create", params: #"{"app": {"id": 7}}"#, code: -32602, field: "app.id"),
         Case(method: "Apps.Create", params: #"{}"#, code: -32602, field: "app"),
         Case(
-            method: "Domains.Create", params: #"{"domain": {"host": "not a host", "apps": []}}"#, code: 3,
+            method: "Domains.Create", params: #"{"domain": {"host": "not a host", "apps": []}}"#, code: -32602,
             field: "domain.host"),
         Case(
             method: "Domains.Create", params: #"{"domain": {"host": "x.example", "apps": ["ghost"]}}"#, code: 9,
@@ -44,7 +44,7 @@ import Testing
             method: "CanOpen.Check",
             params: #"{"app": "badoo", "platform": "ios", "version": "5", "url": "not a url"}"#, code: 3, field: "url"),
         Case(method: "Associations.Get", params: #"{"host": "nowhere.example"}"#, code: 5, field: nil),
-        Case(method: "Apps.List", params: #"{"pageSize": -1}"#, code: 3, field: "pageSize"),
+        Case(method: "Apps.List", params: #"{"pageSize": -1}"#, code: -32602, field: "pageSize"),
         Case(method: "Apps.List", params: #"{"pageToken": "garbage!"}"#, code: 3, field: "pageToken"),
         Case(
             method: "Tokens.Create", params: #"{"token": {"displayName": "x", "role": "root"}}"#, code: -32602,

@@ -102,7 +102,7 @@ import Testing
         #expect(Self.violatedFields(typo) == ["routes[2].pattern.paht"])
 
         let empty = try await server.call("Routes.BatchCreate", ["app": "badoo", "routes": [[String: Any]]()])
-        #expect(errorCode(empty) == 3)
+        #expect(errorCode(empty) == -32602)
         #expect(Self.violatedFields(empty) == ["routes"])
 
         let ghost = try await server.call("Routes.BatchCreate", ["app": "badoo", "routes": good, "before": "ghost"])
@@ -150,7 +150,8 @@ import Testing
                 [
                     "app": [
                         "id": app, "ios": ["appIds": ["ABCDE12345.com.fields.\(app)"]], "schemes": ["fields"],
-                        "android": ["packageName": "com.fields.app\(app.count)", "sha256CertFingerprints": []],
+                        "android": ["packageName": "com.fields.app\(app.count)", "sha256CertFingerprints": [String(repeating: "AB:", count: 31) + "AB"],
+                        ],
                     ]
                 ])
         }

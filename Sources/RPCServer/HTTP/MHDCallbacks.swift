@@ -14,7 +14,9 @@ func mhdAccessHandler(
     guard let cls, let connection, let conCls, let uploadDataSize else { return MHD_Result.NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
 
-    guard let state = conCls.pointee else {
+    // The first call finds nil or the odd-tagged target length of the URI log callback (see the C shim).
+    guard let state = conCls.pointee, Int(bitPattern: state) & 1 == 0 else {
+        let rawLength = conCls.pointee.map { Int(bitPattern: $0) >> 1 }
         let path = url.map { String(cString: $0) } ?? "/"
         // Plain GETs of documents need no request id, client address or RPC headers unless they are logged.
         let detailed = path == "/rpc" || core.log.isEnabled
@@ -25,6 +27,14 @@ func mhdAccessHandler(
         core.inFlight.add(1, ordering: .relaxed)
         core.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        if RequestTarget.holdsNUL(url: url, rawLength: rawLength, version: version, path: path)
+            || routereg_mhd_header_has_nul(connection, "Host") != 0
+        {
+            exchange.answered = true
+            exchange.status = 400
+            return HTTPReply.text(400, "bad request: NUL or control character in the request target or Host\n")
+                .queue(on: connection)
+        }
         if let length = head.contentLength, length > core.configuration.maxBodyBytes {
             // Refuse before reading the body; libmicrohttpd then closes the connection.
             exchange.answered = true
@@ -66,9 +76,28 @@ func mhdRequestCompleted(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
 ) {
-    guard let cls, let conCls, let state = conCls.pointee else { return }
+    // An odd context is the URI log callback's tag: the access handler never ran, nothing to release.
+    guard let cls, let conCls, let state = conCls.pointee, Int(bitPattern: state) & 1 == 0 else { return }
     conCls.pointee = nil
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(state).takeRetainedValue()
     core.finished(exchange)
+}
+
+/// A NUL inside the request target, which libmicrohttpd's C strings would otherwise cut silently.
+enum RequestTarget {
+    /// - Parameters:
+    ///   - rawLength: the raw target's length up to its first NUL, from the URI log callback.
+    ///   - version: libmicrohttpd's HTTP version, which it keeps in the same buffer right after the target.
+    ///   - path: the unescaped path (`%00` arrives as 0x01, see `routereg_mhd_unescape`).
+    static func holdsNUL(
+        url: UnsafePointer<CChar>?, rawLength: Int?, version: UnsafePointer<CChar>?, path: String
+    ) -> Bool {
+        if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return true }
+        guard let url, let rawLength, let version else { return false }
+        let span = url.distance(to: version) - 1
+        // Only when the version follows the target in the same line buffer is the span meaningful.
+        guard span > 0, span < 1 << 20 else { return false }
+        return rawLength < span
+    }
 }

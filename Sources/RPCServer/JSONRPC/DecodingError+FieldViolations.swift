@@ -14,7 +14,11 @@ extension DecodingError {
                 FieldViolation(field: Self.path(context.codingPath), description: "must be \(Self.describe(type))")
             ]
         case .dataCorrupted(let context):
-            return [FieldViolation(field: Self.path(context.codingPath), description: context.debugDescription)]
+            return [
+                FieldViolation(
+                    field: Self.path(context.codingPath),
+                    description: ErrorText.decoderDescription(context.debugDescription))
+            ]
         @unknown default:
             return []
         }

@@ -42,6 +42,7 @@ extension JSONRPCDispatcher {
         case .failure(let error): return answer(call, error: error, metricMethod: method.name)
         case .success(let prepared): context = prepared
         }
+        if let refused = checkContract(call) { return answer(call, error: refused, metricMethod: method.name) }
         if let fast = fastPaths[call.method] {
             do {
                 if let bytes = try fast.answer(context, call.params) {
@@ -80,6 +81,10 @@ extension JSONRPCDispatcher {
             return {}
         case .success(let prepared): context = prepared
         }
+        if let refused = checkContract(call) {
+            if let response = answer(call, error: refused, metricMethod: method.name) { deliver(response) }
+            return {}
+        }
         // The call outlives the request body while it waits: keep copies of its few bytes, not slices of the body.
         let call = JSONRPCCall(
             id: call.id.map { ArraySlice(Array($0)) }, method: call.method,
@@ -109,6 +114,17 @@ extension JSONRPCDispatcher {
             answered.fail(error)
         }
         return { pending.take()?.fail(RegistryError.unavailable("the server is shutting down")) }
+    }
+
+    /// The params checked against the API description; the refusal names the field and the rule.
+    private func checkContract(_ call: JSONRPCCall) -> JSONRPCError? {
+        guard let contract else { return nil }
+        do {
+            try contract.check(method: call.method, params: call.params)
+            return nil
+        } catch {
+            return .invalidParams([error.fieldViolation])
+        }
     }
 
     /// Checks the deadline header, the caller's access and the deadline, and builds the context.

@@ -8,10 +8,16 @@ public struct JSONRPCLimits: Sendable {
     public var maxBatchSize: Int
     /// Deepest nesting of arrays and objects; deeper documents are answered -32600 before any parsing.
     public var maxNestingDepth: Int
+    /// Most bytes the answers of one batch may add up to. A few KB of calls must not make the server send
+    /// megabytes (100 `rpc.discover` calls would be 16 MB): once the budget is spent, the remaining members
+    /// are answered RESOURCE_EXHAUSTED instead (reads are not run; a write that ran keeps its answer).
+    /// A single call is not limited: its answer is what the client asked for.
+    public var maxBatchResponseBytes: Int
 
-    public init(maxBatchSize: Int = 100, maxNestingDepth: Int = 64) {
+    public init(maxBatchSize: Int = 100, maxNestingDepth: Int = 64, maxBatchResponseBytes: Int = 1 << 20) {
         self.maxBatchSize = maxBatchSize
         self.maxNestingDepth = maxNestingDepth
+        self.maxBatchResponseBytes = maxBatchResponseBytes
     }
 }
 
@@ -69,25 +75,30 @@ public final class JSONRPCDispatcher: Sendable {
     let fastPaths: [String: RPCFastPath]
     /// Where requests calling a method that `waitsOnDatabase` run (nil: on the caller's thread).
     let offload: DispatchQueue?
+    /// The params rules of the API description, checked before any handler or fast path.
+    let contract: ParamsContract?
 
     /// - Parameters:
     ///   - methods: the table; a later method with the same name replaces an earlier one.
     ///   - authenticator: resolves bearer tokens; without it, only public methods can be called.
     ///   - metrics: where calls are counted by method and status (usually the server's).
     ///   - log: where internal errors are described, keyed by request id.
+    ///   - contract: the params rules of the methods it describes, enforced before decoding.
     public convenience init(
         methods: [RPCMethod], authenticator: (any Authenticator)? = nil, limits: JSONRPCLimits = JSONRPCLimits(),
-        codec: JSONRPCCodec = JSONRPCCodec(), metrics: ServerMetrics? = nil, log: RequestLog = .standardError
+        codec: JSONRPCCodec = JSONRPCCodec(), metrics: ServerMetrics? = nil, log: RequestLog = .standardError,
+        contract: ParamsContract? = nil
     ) {
         self.init(
             methods: methods, authenticator: authenticator, limits: limits, codec: codec, metrics: metrics, log: log,
-            fastPaths: [])
+            fastPaths: [], contract: contract)
     }
 
     /// The dispatcher with `fastPaths` tried before the handlers of their methods (see `RPCFastPath`).
     init(
         methods: [RPCMethod], authenticator: (any Authenticator)?, limits: JSONRPCLimits, codec: JSONRPCCodec,
-        metrics: ServerMetrics?, log: RequestLog, fastPaths: [RPCFastPath], offload: DispatchQueue? = nil
+        metrics: ServerMetrics?, log: RequestLog, fastPaths: [RPCFastPath], offload: DispatchQueue? = nil,
+        contract: ParamsContract? = nil
     ) {
         self.offload = offload
         var table: [String: RPCMethod] = [:]
@@ -101,6 +112,7 @@ public final class JSONRPCDispatcher: Sendable {
         var fast: [String: RPCFastPath] = [:]
         for path in fastPaths where table[path.method] != nil { fast[path.method] = path }
         self.fastPaths = fast
+        self.contract = contract
     }
 
     /// The names of the methods served, sorted (for the OpenRPC agreement test).
@@ -228,10 +240,22 @@ public final class JSONRPCDispatcher: Sendable {
         }
         var responses: [[UInt8]] = []
         var names: [String] = []
+        var budget = limits.maxBatchResponseBytes
         for range in members {
             let parsed = JSONRPCCall.parse(buffer, body, range: range)
             if case .call(let call) = parsed { names.append(call.method) }
-            if let response = run(parsed, session: &session, inBatch: true) { responses.append(response) }
+            if budget <= 0, case .call(let call) = parsed {
+                if let refusal = overBudget(call) { responses.append(refusal) }
+                continue
+            }
+            guard var response = run(parsed, session: &session, inBatch: true) else { continue }
+            if response.count > budget, case .call(let call) = parsed, !isWrite(call.method),
+                let refusal = overBudget(call)
+            {
+                response = refusal
+            }
+            budget -= response.count
+            responses.append(response)
         }
         return Dispatched(
             outcome: .reply(responses.isEmpty ? .noContent : .json(JSONRPCResponse.batch(responses))), methods: names)
@@ -249,6 +273,23 @@ public final class JSONRPCDispatcher: Sendable {
         }
         let cancel = startDeferred(call, method: method, session: &session) { response in later(.json(response)) }
         return Dispatched(outcome: .pending(cancel: cancel), methods: [call.method])
+    }
+
+    /// The answer of a batch member past the response budget (nil for a notification).
+    private func overBudget(_ call: JSONRPCCall) -> [UInt8]? {
+        let error = RegistryError(
+            .resourceExhausted,
+            "the batch's answers would exceed \(limits.maxBatchResponseBytes) bytes; send \(call.method) in a request "
+                + "of its own")
+        metrics?.callFinished(method: methods[call.method] == nil ? "-" : call.method, status: "RESOURCE_EXHAUSTED")
+        guard let id = call.id else { return nil }
+        return JSONRPCResponse.error(id: id, .application(error), codec: codec)
+    }
+
+    /// Methods that change the registry (releaser and admin): their effect has happened once they ran.
+    private func isWrite(_ name: String) -> Bool {
+        guard let method = methods[name] else { return false }
+        return method.access >= .releaser
     }
 
     /// Runs one parsed member; nil for a notification (no response).

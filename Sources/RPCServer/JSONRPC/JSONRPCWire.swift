@@ -45,6 +45,9 @@ struct JSONRPCError: Error, Encodable {
     }
 
     static func invalidParams(_ violations: [FieldViolation], message: String? = nil) -> JSONRPCError {
+        let violations = violations.map {
+            FieldViolation(field: ErrorText.cut($0.field, to: 200), description: ErrorText.cut($0.description))
+        }
         let summary = message ?? violations.first.map { "\($0.field.isEmpty ? "params" : $0.field): \($0.description)" }
         return JSONRPCError(
             code: -32602, message: "Invalid params" + (summary.map { ": \($0)" } ?? ""),
@@ -58,11 +61,13 @@ struct JSONRPCError: Error, Encodable {
 
     /// A gRPC-style application error.
     static func application(_ error: RegistryError, requestID: String? = nil) -> JSONRPCError {
-        JSONRPCError(
-            code: error.code.rawValue, message: error.message,
+        let violations = error.fieldViolations.map {
+            FieldViolation(field: ErrorText.cut($0.field, to: 200), description: ErrorText.cut($0.description))
+        }
+        return JSONRPCError(
+            code: error.code.rawValue, message: ErrorText.cut(error.message),
             data: Details(
-                status: error.code.name, details: error.fieldViolations.isEmpty ? nil : error.fieldViolations,
-                requestId: requestID))
+                status: error.code.name, details: violations.isEmpty ? nil : violations, requestId: requestID))
     }
 }
 

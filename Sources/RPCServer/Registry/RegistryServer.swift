@@ -29,7 +29,7 @@ public final class RegistryServer: Sendable {
         let dispatcher = JSONRPCDispatcher(
             methods: methods, authenticator: RegistryAuthenticator(service: service), limits: limits,
             codec: JSONRPCCodec(), metrics: metrics, log: log, fastPaths: RegistryFastPaths.all(service),
-            offload: offload)
+            offload: offload, contract: .registry)
         let wellKnown = RegistryDocuments(service: service, maxAge: cacheMaxAge)
         http = HTTPServer(
             configuration: configuration, dispatcher: dispatcher,

@@ -56,6 +56,14 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { components.map(String.init).joined(separator: ".") }
 
+    /// The one spelling of this version in resource names: three components at least (`5` → `5.0.0`), a
+    /// fourth only when it is not zero (`5.12.0.0` → `5.12.0`). Equal versions have equal canonical text,
+    /// so `…/releases/0`, `…/releases/0.0` and `…/releases/0.0.0` are one name.
+    public var canonical: String {
+        let padded = self.padded
+        return (padded[3] == 0 ? padded[0..<3] : padded[0..<4]).map(String.init).joined(separator: ".")
+    }
+
     /// Component `index` of the padded form, without building it: comparisons run for every route and live
     /// version on each generation and decision, and `padded` allocates.
     @inline(__always)

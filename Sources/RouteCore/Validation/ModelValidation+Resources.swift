@@ -60,12 +60,27 @@ extension ModelValidation {
         }
     }
 
+    /// A path pattern is matched against URL paths, which always start with `/` on iOS: `no-slash` could
+    /// never match and is surely a typo. A leading wildcard (`*`, `*/terms/*`, `?`) or variable is kept: real
+    /// association files use them.
+    static func pathStart(_ path: String, field: String) throws(RegistryError) {
+        guard let first = path.utf8.first else { return }
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "*") || first == UInt8(ascii: "?") || path.hasPrefix("$(") {
+            return
+        }
+        throw .invalidArgument(
+            field: field, "must start with / (iOS paths start with /), or with a wildcard: /\(path.prefix(40))")
+    }
+
     /// Validates a route: ID, pattern, version ranges, switched-off versions, domains and web fallback.
     public static func route(_ route: Route, field: String = "route") throws(RegistryError) {
         try id(route.id, field: "\(field).id")
         let pattern = route.pattern
         if let scheme = pattern.scheme { try self.scheme(scheme, field: "\(field).pattern.scheme") }
-        if let path = pattern.path { try patternText(path, field: "\(field).pattern.path") }
+        if let path = pattern.path {
+            try patternText(path, field: "\(field).pattern.path")
+            try pathStart(path, field: "\(field).pattern.path")
+        }
         if let fragment = pattern.fragment { try patternText(fragment, field: "\(field).pattern.fragment") }
         switch pattern.query {
         case nil: break

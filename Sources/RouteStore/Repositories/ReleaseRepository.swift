@@ -117,7 +117,7 @@ public struct ReleaseRepository: Sendable {
     }
 
     private func name(_ app: String, _ platform: Platform, _ version: Version) -> String {
-        "apps/\(app)/platforms/\(platform.rawValue)/releases/\(version)"
+        Release.resourceName(app: app, platform: platform, version: version)
     }
 
     private func decode(_ row: SQLRow) throws -> StoredRelease {
