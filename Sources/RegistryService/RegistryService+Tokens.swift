@@ -82,7 +82,9 @@ extension RegistryService {
     public func listAudit(_ input: API.AuditList.Input) throws(RegistryError) -> API.AuditList.Output {
         try mapped {
             let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
-            let result = try store.read { tx in try store.audit.list(page, resource: input.resource.map(Release.canonicalName), in: tx) }
+            let result = try store.read { tx in
+                try store.audit.list(page, resource: input.resource.map(Release.canonicalName), in: tx)
+            }
             return API.AuditList.Output(
                 entries: try result.items.map(Self.entry), nextPageToken: result.nextPageToken ?? "")
         }

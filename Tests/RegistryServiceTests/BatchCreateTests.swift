@@ -150,7 +150,9 @@ import Testing
                 [
                     "app": [
                         "id": app, "ios": ["appIds": ["ABCDE12345.com.fields.\(app)"]], "schemes": ["fields"],
-                        "android": ["packageName": "com.fields.app\(app.count)", "sha256CertFingerprints": [String(repeating: "AB:", count: 31) + "AB"],
+                        "android": [
+                            "packageName": "com.fields.app\(app.count)",
+                            "sha256CertFingerprints": [String(repeating: "AB:", count: 31) + "AB"],
                         ],
                     ]
                 ])

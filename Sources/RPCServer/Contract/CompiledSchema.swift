@@ -45,6 +45,8 @@ struct CompiledSchema: Sendable {
         var minLength: Int?
         var maxLength: Int?
         var pattern: SchemaPattern?
+        /// The schema's own short description, said after a pattern it fails (the API's words for the rule).
+        var hint: String?
         var minimum: Double?
         var maximum: Double?
         var items: Int?
@@ -142,7 +144,9 @@ struct SchemaCompiler {
             case "maxItems": node.maxItems = try Self.count(value, at: here)
             case "uniqueItems": node.uniqueItems = value as? Bool ?? false
             case "properties":
-                guard let members = value as? [String: Any] else { throw Failure(description: "\(here) is not an object") }
+                guard let members = value as? [String: Any] else {
+                    throw Failure(description: "\(here) is not an object")
+                }
                 for name in members.keys.sorted() {
                     let child = try compile(members[name]!, at: "\(here)/\(name)")
                     node.properties.append(Property(key: Array(name.utf8), name: name, node: child))
@@ -161,7 +165,11 @@ struct SchemaCompiler {
                 for (offset, branch) in branches.enumerated() {
                     compiled.append(try compile(branch, at: "\(here)/\(offset)"))
                 }
-                if keyword == "allOf" { node.allOf = compiled } else if keyword == "anyOf" { node.anyOf = compiled } else {
+                if keyword == "allOf" {
+                    node.allOf = compiled
+                } else if keyword == "anyOf" {
+                    node.anyOf = compiled
+                } else {
                     node.oneOf = compiled
                 }
             default:
@@ -178,6 +186,9 @@ struct SchemaCompiler {
                     node.required.append(node.properties.count - 1)
                 }
             }
+        }
+        if node.pattern != nil, let description = schema["description"] as? String, description.count <= 160 {
+            node.hint = description
         }
         guard node.properties.count <= 64 else { throw Failure(description: "\(location): over 64 properties") }
         nodes[index] = node

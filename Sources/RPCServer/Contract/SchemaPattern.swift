@@ -331,7 +331,8 @@ struct SchemaPattern: Sendable {
                 range("a", "z")
                 range("A", "Z")
                 set.insert(UInt8(ascii: "_"))
-            case UInt8(ascii: "s"): for member in [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C] as [UInt8] { set.insert(member) }
+            case UInt8(ascii: "s"):
+                for member in [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C] as [UInt8] { set.insert(member) }
             case UInt8(ascii: "n"): return literal(0x0A)
             case UInt8(ascii: "t"): return literal(0x09)
             case UInt8(ascii: "r"): return literal(0x0D)

@@ -196,7 +196,7 @@ struct SchemaValidator {
                     values.count == 1 ? "must be \(list[0])" : "must be one of \(list.joined(separator: ", "))")
             }
             if !matched.patternOK, let pattern = node.pattern {
-                let named = title.map { " (\($0))" } ?? ""
+                let named = node.hint.map { ": \($0)" } ?? title.map { " (\($0))" } ?? ""
                 throw SchemaViolation("must match the pattern \(pattern.source)\(named)")
             }
         }
@@ -321,7 +321,8 @@ struct SchemaValidator {
 
     /// A member name for an error path: cut short, so a 100 KB key is not echoed.
     private func name(of key: StringValue) -> String {
-        let text = key.decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: bytes[key.raw], as: UTF8.self)
+        let text =
+            key.decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: bytes[key.raw], as: UTF8.self)
         return ErrorText.cut(text, to: 64)
     }
 
@@ -353,7 +354,8 @@ struct SchemaValidator {
         }
         if let minimum = node.minItems, count < minimum {
             throw SchemaViolation(
-                minimum == 1 ? "must not be empty (minItems 1)" : "must have at least \(minimum) items (minItems \(minimum))")
+                minimum == 1
+                    ? "must not be empty (minItems 1)" : "must have at least \(minimum) items (minItems \(minimum))")
         }
         if let maximum = node.maxItems, count > maximum {
             throw SchemaViolation("must have at most \(maximum) items (maxItems \(maximum)); it has \(count)")

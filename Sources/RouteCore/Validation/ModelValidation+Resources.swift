@@ -65,7 +65,9 @@ extension ModelValidation {
     /// association files use them.
     static func pathStart(_ path: String, field: String) throws(RegistryError) {
         guard let first = path.utf8.first else { return }
-        if first == UInt8(ascii: "/") || first == UInt8(ascii: "*") || first == UInt8(ascii: "?") || path.hasPrefix("$(") {
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "*") || first == UInt8(ascii: "?")
+            || path.hasPrefix("$(")
+        {
             return
         }
         throw .invalidArgument(
@@ -105,7 +107,8 @@ extension ModelValidation {
             guard pattern.scheme != nil else {
                 throw .invalidArgument(field: "\(field).webFallback", "only custom-scheme routes have a web fallback")
             }
-            guard fallback.hasPrefix("https://") || fallback.hasPrefix("http://"), fallback.utf8.count <= 2048 else {
+            guard fallback.hasPrefix("https://") || fallback.hasPrefix("http://"), fallback.unicodeScalars.count <= 2048
+            else {
                 throw .invalidArgument(field: "\(field).webFallback", "must be an http(s) URL")
             }
         }

@@ -88,7 +88,10 @@ public enum ModelValidation {
 
     /// A pattern text: bounded length, no control characters, and well-formed `$(name)` variables.
     public static func patternText(_ text: String, field: String) throws(RegistryError) {
-        guard text.utf8.count <= 1024 else { throw .invalidArgument(field: field, "is longer than 1024 bytes") }
+        // Characters, as the API's maxLength counts them.
+        guard text.unicodeScalars.count <= 1024 else {
+            throw .invalidArgument(field: field, "is longer than 1024 characters (maxLength 1024)")
+        }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
             throw .invalidArgument(field: field, "must not contain control characters")
         }
