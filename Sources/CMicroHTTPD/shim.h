@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <sys/select.h>
@@ -48,30 +49,48 @@ static inline const char *routereg_mhd_start_error(void) {
 
 /// Request targets reach the access handler as C strings, so a NUL in one (raw, or %00 once unescaped) would
 /// silently cut it: `/healthz%00xyz` would be served as `/healthz`. libmicrohttpd shows the URI log callback
-/// the raw target first; its length up to the first NUL becomes the connection's first context, tagged odd
-/// so it cannot be taken for an object pointer, and the access handler compares it with the target's span.
+/// the raw target (query included) first; what it finds becomes the connection's first context, tagged odd
+/// so it cannot be taken for an object pointer: bit 1 set when the target holds %00, the rest its length up
+/// to the first NUL, which the access handler compares with the target's span in the request line.
 static inline void *routereg_mhd_uri_length(void *cls, const char *uri, struct MHD_Connection *connection) {
     (void)cls;
     (void)connection;
-    return (void *)(uintptr_t)((strlen(uri) << 1) | 1);
+    uintptr_t escaped = strstr(uri, "%00") != NULL ? 2 : 0;
+    return (void *)(uintptr_t)((strlen(uri) << 2) | escaped | 1);
 }
 
-/// Unescapes as libmicrohttpd does, except that %00 becomes 0x01, a control character the server refuses,
-/// instead of a NUL that would end the string early.
-static inline size_t routereg_mhd_unescape(void *cls, struct MHD_Connection *connection, char *text) {
-    (void)cls;
-    (void)connection;
-    for (char *p = text; (p = strstr(p, "%00")) != NULL; p += 3) p[2] = '1';
-    return MHD_http_unescape(text);
+/// Finds header `name` and the key of every header (in arrival order) for routereg_mhd_header_has_nul.
+typedef struct routereg_mhd_header_scan {
+    const char *name;
+    const char *value;
+    const char *keys[64];
+    int count;
+} routereg_mhd_header_scan;
+
+static inline enum MHD_Result routereg_mhd_scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                       const char *value) {
+    (void)kind;
+    routereg_mhd_header_scan *scan = (routereg_mhd_header_scan *)cls;
+    if (scan->count < 64) scan->keys[scan->count++] = key;
+    if (scan->value == NULL && value != NULL && strcasecmp(key, scan->name) == 0) scan->value = value;
+    return MHD_YES;
 }
 
-/// True when the request header `name` is present and holds a NUL byte (its C string would be cut there).
+/// True when the value of request header `name` hides bytes after a NUL (`Host: m.badoo.com<NUL>.evil`):
+/// libmicrohttpd hands values out as C strings (its sizes are strlen too), so the value would look like
+/// `m.badoo.com`. In its parsed header block a value's terminator is followed by the rest of the line ending
+/// (NUL, CR or LF) or, for a bare-LF line, by the next header's key; anything else was hidden by a NUL.
 static inline int routereg_mhd_header_has_nul(struct MHD_Connection *connection, const char *name) {
-    const char *value = NULL;
-    size_t size = 0;
-    if (MHD_lookup_connection_value_n(connection, MHD_HEADER_KIND, name, strlen(name), &value, &size) != MHD_YES)
-        return 0;
-    return value != NULL && strlen(value) != size;
+    routereg_mhd_header_scan scan;
+    memset(&scan, 0, sizeof scan);
+    scan.name = name;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, routereg_mhd_scan_header, &scan);
+    if (scan.value == NULL) return 0;
+    const char *after = scan.value + strlen(scan.value) + 1;
+    if (*after == '\0' || *after == '\r' || *after == '\n') return 0;
+    for (int i = 0; i < scan.count; i++)
+        if (scan.keys[i] == after) return 0;
+    return 1;
 }
 
 /// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY)
@@ -102,13 +121,12 @@ static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings 
         snprintf(routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE, "not a numeric IP address");
         return NULL;
     }
-    struct MHD_OptionItem options[11];
+    struct MHD_OptionItem options[10];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&routereg_mhd_log, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)&routereg_mhd_uri_length, NULL};
-    options[n++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&routereg_mhd_unescape, NULL};
     if (s->thread_pool_size > 1)
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)s->thread_pool_size, NULL};
     if (s->connection_limit > 0)

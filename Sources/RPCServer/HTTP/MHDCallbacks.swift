@@ -16,7 +16,8 @@ func mhdAccessHandler(
 
     // The first call finds nil or the odd-tagged target length of the URI log callback (see the C shim).
     guard let state = conCls.pointee, Int(bitPattern: state) & 1 == 0 else {
-        let rawLength = conCls.pointee.map { Int(bitPattern: $0) >> 1 }
+        let context = conCls.pointee.map { Int(bitPattern: $0) }
+        let rawLength = context.map { $0 & 2 == 0 ? $0 >> 2 : -1 }
         let path = url.map { String(cString: $0) } ?? "/"
         // Plain GETs of documents need no request id, client address or RPC headers unless they are logged.
         let detailed = path == "/rpc" || core.log.isEnabled
@@ -87,14 +88,16 @@ func mhdRequestCompleted(
 /// A NUL inside the request target, which libmicrohttpd's C strings would otherwise cut silently.
 enum RequestTarget {
     /// - Parameters:
-    ///   - rawLength: the raw target's length up to its first NUL, from the URI log callback.
+    ///   - rawLength: the raw target's length up to its first NUL, from the URI log callback; -1 when it holds
+    ///     `%00`.
     ///   - version: libmicrohttpd's HTTP version, which it keeps in the same buffer right after the target.
-    ///   - path: the unescaped path (`%00` arrives as 0x01, see `routereg_mhd_unescape`).
+    ///   - path: the unescaped path.
     static func holdsNUL(
         url: UnsafePointer<CChar>?, rawLength: Int?, version: UnsafePointer<CChar>?, path: String
     ) -> Bool {
         if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return true }
         guard let url, let rawLength, let version else { return false }
+        if rawLength < 0 { return true }
         let span = url.distance(to: version) - 1
         // Only when the version follows the target in the same line buffer is the span meaningful.
         guard span > 0, span < 1 << 20 else { return false }
