@@ -55,11 +55,9 @@ import Testing
         let server = try TestRegistryServer(suite: "badinput")
         defer { server.shutdown() }
         try await seedBadoo(server)
-        let auditBefore = try await server.result("Audit.List", ["pageSize": 1000]).array("entries").count
+        let auditBefore = try await auditCount(server)
         for test in Self.cases {
-            let body = Data(
-                #"{"jsonrpc": "2.0", "id": 1, "method": "\#(test.method)", "params": \#(test.params)}"#.utf8)
-            let (data, _) = try await server.post(body)
+            let data = try await post(server, test.method, params: test.params)
             let response = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let error = try #require(response["error"] as? [String: Any], "\(test.testDescription) succeeded")
             #expect(error.int("code") == test.code, "\(test.testDescription): \(error)")
@@ -71,7 +69,7 @@ import Testing
                 #expect(error.object("data")?.string("status") == "INVALID_ARGUMENT" || test.code == 9)
             }
         }
-        let auditAfter = try await server.result("Audit.List", ["pageSize": 1000]).array("entries").count
+        let auditAfter = try await auditCount(server)
         #expect(auditAfter == auditBefore, "a refused request wrote something")
     }
 }

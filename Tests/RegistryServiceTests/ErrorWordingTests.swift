@@ -87,11 +87,9 @@ import Testing
         let server = try TestRegistryServer(suite: "wording")
         defer { server.shutdown() }
         try await seedBadoo(server)
-        let auditBefore = try await server.result("Audit.List", ["pageSize": 1000]).array("entries").count
+        let auditBefore = try await auditCount(server)
         for test in Self.cases {
-            let body = Data(
-                #"{"jsonrpc": "2.0", "id": 1, "method": "\#(test.method)", "params": \#(test.params)}"#.utf8)
-            let (data, _) = try await server.post(body)
+            let data = try await post(server, test.method, params: test.params)
             let text = String(decoding: data, as: UTF8.self)
             #expect(data.count < 2_000, "\(test.testDescription): a \(data.count)-byte error")
             for word in Self.internals { #expect(!text.contains(word), "\(test.testDescription): \(text)") }
@@ -106,7 +104,7 @@ import Testing
                 #expect(named?.string("description")?.contains(word) == true, "\(test.testDescription): \(text)")
             }
         }
-        let auditAfter = try await server.result("Audit.List", ["pageSize": 1000]).array("entries").count
+        let auditAfter = try await auditCount(server)
         #expect(auditAfter == auditBefore, "a refused request wrote something")
         let stored = try await server.result("Routes.Get", ["app": "badoo", "route": "profile"])
         #expect(stored.object("switchedOff")?.array("ios").isEmpty ?? true)

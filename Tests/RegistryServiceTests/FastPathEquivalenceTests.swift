@@ -91,7 +91,7 @@ import Testing
     /// `paths`, counting the calls each answers itself.
     private func counted(_ paths: [RPCFastPath]) -> [RPCFastPath] {
         paths.map { path in
-            RPCFastPath(method: path.method) { [answeredFast] context, params in
+            RPCFastPath(method: path.method, params: path.params) { [answeredFast] context, params in
                 let bytes = try path.answer(context, params)
                 if bytes != nil { answeredFast.byMethod.withLock { $0[path.method, default: 0] += 1 } }
                 return bytes

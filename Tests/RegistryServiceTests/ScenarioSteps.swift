@@ -21,6 +21,17 @@ func seedBadoo(_ server: TestRegistryServer) async throws {
     _ = try await server.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.11.0"])
 }
 
+/// Sends one call whose params are raw JSON text (which may be invalid for the method); the response bytes.
+func post(_ server: TestRegistryServer, _ method: String, params: String) async throws -> Data {
+    let body = #"{"jsonrpc": "2.0", "id": 1, "method": "\#(method)", "params": \#(params)}"#
+    return try await server.post(Data(body.utf8)).0
+}
+
+/// How many audit entries the registry holds (up to 1,000).
+func auditCount(_ server: TestRegistryServer) async throws -> Int {
+    try await server.result("Audit.List", ["pageSize": 1000]).array("entries").count
+}
+
 /// The error code of a JSON-RPC response, or nil when it succeeded.
 func errorCode(_ response: [String: Any]) -> Int? {
     (response["error"] as? [String: Any])?.int("code")

@@ -45,6 +45,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// The metrics this server counts into (and renders on `/metrics`).
     public var metrics: ServerMetrics { core.metrics }
 
+    /// The dispatcher that answers `POST /rpc` (for the test that holds its table to the OpenRPC document).
+    var dispatcher: JSONRPCDispatcher? { core.dispatcher }
+
     /// The port listened on: the ephemeral one when configured with port 0. 0 before `start()`.
     public var port: UInt16 {
         lifecycle.withLock { boundPort }

@@ -9,6 +9,8 @@
 struct RPCFastPath: Sendable {
     /// The method it answers (`CanOpen.Check`).
     let method: String
+    /// The params it reads; a call with any other is left to the handler.
+    let params: [String]
     /// The result bytes, or nil to let the method's handler answer. Thrown errors are the method's errors.
     let answer: @Sendable (RPCContext, ArraySlice<UInt8>?) throws -> [UInt8]?
 }

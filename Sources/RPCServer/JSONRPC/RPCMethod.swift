@@ -19,6 +19,9 @@ public struct RPCMethod: Sendable {
     /// there, with the connection suspended, so HTTP worker threads (each of which serves many connections)
     /// only ever wait on memory.
     public private(set) var waitsOnDatabase = false
+    /// The stored properties of the input type the handler receives, read from params decoded into it: what
+    /// the handler really takes, for the test that holds the table to the OpenRPC document.
+    let inputFields: @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String]
 
     enum Body: Sendable {
         case immediate(@Sendable (RPCContext, RPCParams) throws -> [UInt8])
@@ -37,6 +40,16 @@ public struct RPCMethod: Sendable {
             let output = try handler(context, input)
             return try params.codec.encodeResult(output)
         }
+        self.inputFields = Self.fields(of: Input.self)
+    }
+
+    static func fields<Input: Decodable & SendableMetatype>(
+        of type: Input.Type
+    ) -> @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String] {
+        { bytes, codec in
+            let input = try RPCParams(bytes: bytes, codec: codec).decode(Input.self)
+            return Mirror(reflecting: input).children.compactMap(\.label)
+        }
     }
 
     /// A method described once in RouteCore (`RPCMethodDescriptor`): its name and access come from there.
@@ -54,13 +67,17 @@ public struct RPCMethod: Sendable {
                 let input = try params.decode(Method.Input.self)
                 try UnknownFields.check(input, params: params.bytes, codec: params.codec)
                 return try params.codec.encodeResult(try handler(context, input))
-            })
+            }, inputFields: Self.fields(of: Method.Input.self))
     }
 
-    private init(name: String, access: Access, body: Body) {
+    private init(
+        name: String, access: Access, body: Body,
+        inputFields: @escaping @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String]
+    ) {
         self.name = name
         self.access = access
         self.body = body
+        self.inputFields = inputFields
     }
 
     /// A method that answers later, without holding a worker thread (a long poll such as
@@ -79,7 +96,7 @@ public struct RPCMethod: Sendable {
             body: .deferred { context, params, raw in
                 let input = try params.decode(Input.self)
                 try handler(context, input, RPCCompletion<Output>(codec: params.codec, deliver: raw.deliver))
-            })
+            }, inputFields: fields(of: Input.self))
     }
 
     /// A deferred method described once in RouteCore (`RPCMethodDescriptor`), e.g. `Associations.Watch`.

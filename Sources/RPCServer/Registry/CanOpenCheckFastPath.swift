@@ -6,7 +6,7 @@ import RouteCore
 /// does not recognise as plain (see `RPCFastPath`) goes to the handler.
 enum CanOpenCheckFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
-        RPCFastPath(method: API.CanOpenCheck.name) { _, params in
+        RPCFastPath(method: API.CanOpenCheck.name, params: CanOpenFastParams.keys("url")) { _, params in
             guard let read = CanOpenFastParams(params, last: "url") else { return nil }
             let input = API.CanOpenCheck.Input(
                 app: read.app, platform: read.platform, version: read.version, url: read.last)

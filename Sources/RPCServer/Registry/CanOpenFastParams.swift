@@ -9,6 +9,9 @@ struct CanOpenFastParams {
     /// The fourth member's value.
     let last: String
 
+    /// The names of the members read, `last` being the fourth.
+    static func keys(_ last: StaticString) -> [String] { ["app", "platform", "version", "\(last)"] }
+
     init?(_ params: ArraySlice<UInt8>?, last key: StaticString) {
         guard let params,
             let fields = FlatJSONObject.strings(params, keys: ["app", "platform", "version", key]),

@@ -58,7 +58,12 @@ public enum RegistryMethods {
                         app: input.app, order: input.order, by: caller(ctx, input.requestId)))
             },
             RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
-            RPCMethod(API.RoutesSwitchOn.self) { ctx, input in try switchRoute(service, off: false, input, ctx) },
+            RPCMethod(API.RoutesSwitchOn.self) { ctx, input in
+                let switchOn = API.SwitchInput(
+                    app: input.app, route: input.route, platform: input.platform, versions: input.versions,
+                    requestId: input.requestId)
+                return try switchRoute(service, off: false, switchOn, ctx)
+            },
             RPCMethod(API.ReleasesCreate.self) { ctx, input in
                 try service.createRelease(input, by: caller(ctx, input.requestId))
             },

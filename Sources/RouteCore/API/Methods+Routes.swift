@@ -71,7 +71,15 @@ extension API {
     public enum RoutesGet: RPCMethodDescriptor {
         public static let name = "Routes.Get"
         public static let access = Access.reader
-        public typealias Input = RouteKey
+        /// A read takes no etag: its own input, so the type says exactly what the document says.
+        public struct Input: Codable, Sendable, Hashable {
+            public var app: String
+            public var route: String
+            public init(app: String, route: String) {
+                self.app = app
+                self.route = route
+            }
+        }
         public typealias Output = RouteResource
     }
 
@@ -147,7 +155,7 @@ extension API {
         }
     }
 
-    /// Params of `Routes.SwitchOff` and `Routes.SwitchOn`.
+    /// Params of `Routes.SwitchOff`.
     public struct SwitchInput: Codable, Sendable {
         /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
         /// same method returns the first outcome instead of writing again.
@@ -180,7 +188,24 @@ extension API {
     public enum RoutesSwitchOn: RPCMethodDescriptor {
         public static let name = "Routes.SwitchOn"
         public static let access = Access.releaser
-        public typealias Input = SwitchInput
+        /// `Routes.SwitchOff`'s params without the reason, which only a switch-off records.
+        public struct Input: Codable, Sendable {
+            /// Idempotency key, as `SwitchInput.requestId`.
+            public var requestId: String?
+            public var app: String
+            public var route: String
+            public var platform: Platform
+            public var versions: [Version]
+            public init(
+                app: String, route: String, platform: Platform, versions: [Version], requestId: String? = nil
+            ) {
+                self.requestId = requestId
+                self.app = app
+                self.route = route
+                self.platform = platform
+                self.versions = versions
+            }
+        }
         public typealias Output = RouteResource
     }
 }

@@ -141,12 +141,14 @@ enum RouteCommands {
         let platform = try ArgumentValues.platform(run.argument(2))
         var versions: [Version] = []
         for text in run.arguments.positionals.dropFirst(3) { versions.append(try ArgumentValues.version(text)) }
-        let input = API.SwitchInput(
-            app: run.argument(0), route: run.argument(1), platform: platform, versions: versions,
-            reason: run.arguments.value("reason"))
+        let (app, id) = (run.argument(0), run.argument(1))
         let (route, raw) =
             try off
-            ? run.call(API.RoutesSwitchOff.self, input) : run.call(API.RoutesSwitchOn.self, input)
+            ? run.call(
+                API.RoutesSwitchOff.self,
+                .init(
+                    app: app, route: id, platform: platform, versions: versions, reason: run.arguments.value("reason")))
+            : run.call(API.RoutesSwitchOn.self, .init(app: app, route: id, platform: platform, versions: versions))
         if run.json { return run.printJSON(raw) }
         let list = versions.map(\.description).joined(separator: ", ")
         run.print("Switched \(off ? "off" : "on") \(route.meta.name) for \(platform.rawValue) \(list).")

@@ -1,0 +1,49 @@
+import Foundation
+import RegistryTesting
+import Testing
+
+@testable import RPCServer
+
+/// The table the running server's dispatcher really serves (not the descriptor list it was built from) agrees
+/// with the OpenRPC document: the same methods, each with the same access, its handler's input taking
+/// exactly the documented params, and each fast path reading only documented params, every required one.
+@Suite struct DispatchTableTests {
+    @Test func theServedTableIsTheDocumentedOne() throws {
+        let bytes = try #require(OpenRPCDocument.bytes)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        var probes = try ContractProbes(document: document)
+        let server = try TestRegistryServer(suite: "dispatch_table")
+        defer { server.shutdown() }
+        let dispatcher = try #require(server.server.http.dispatcher)
+
+        let documented = try #require(document["methods"] as? [[String: Any]])
+        #expect(Set(dispatcher.methods.keys) == Set(documented.compactMap { $0["name"] as? String }))
+        for method in documented {
+            let name = try #require(method["name"] as? String)
+            let served = try #require(dispatcher.methods[name], "\(name) is documented but not served")
+            #expect(served.access.rawValue == method["x-access"] as? String, "access of \(name)")
+            let params = method["params"] as? [[String: Any]] ?? []
+            // Every documented param, with a valid value, decoded into the handler's own input type.
+            var sample: [String: Any] = [:]
+            for param in params {
+                let key = try #require(param["name"] as? String)
+                sample[key] = probes.sample(param["schema"]!, at: "\(name).\(key)")
+            }
+            let json = try JSONSerialization.data(withJSONObject: sample)
+            let fields = try served.inputFields(Array(json)[...], dispatcher.codec)
+            #expect(Set(fields) == Set(sample.keys), "\(name): the handler takes \(fields.sorted())")
+            // Only the documented required params are required by the handler too.
+            let required = params.filter { $0["required"] as? Bool == true }.compactMap { $0["name"] as? String }
+            let minimal = try JSONSerialization.data(withJSONObject: sample.filter { required.contains($0.key) })
+            #expect(throws: Never.self, "\(name) requires an optional param") {
+                _ = try served.inputFields(Array(minimal)[...], dispatcher.codec)
+            }
+            if let fast = dispatcher.fastPaths[name] {
+                #expect(Set(fast.params).isSubset(of: sample.keys), "\(name)'s fast path reads \(fast.params)")
+                #expect(Set(required).isSubset(of: fast.params), "\(name)'s fast path skips a required param")
+            }
+        }
+        #expect(!dispatcher.fastPaths.isEmpty && dispatcher.fastPaths.keys.allSatisfy { dispatcher.methods[$0] != nil })
+        #expect(probes.unsatisfiable == [])
+    }
+}
