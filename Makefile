@@ -7,7 +7,7 @@ ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 .PHONY: run test test-swift test-clients test-console build release bootstrap format lint clean generate
 .PHONY: bench
 .PHONY: test-android
-.PHONY: fuzz fuzz-smoke soak
+.PHONY: fuzz fuzz-smoke soak fuzz-api fuzz-api-smoke
 
 bootstrap:
 	@scripts/bootstrap
@@ -23,10 +23,10 @@ run: release
 	.build/release/routereg serve --listen $(LISTEN)
 
 ## test: every suite: Swift (against a real PostgreSQL the tests start), the Python and TypeScript clients against
-## a freshly started server, then a fixed-seed fuzz run of every parser
+## a freshly started server, then a fixed-seed fuzz run of every parser and of the API
 test: bootstrap
 	swift build --build-tests
-	$(MAKE) --no-print-directory test-swift test-clients test-console fuzz-smoke
+	$(MAKE) --no-print-directory test-swift test-clients test-console fuzz-smoke fuzz-api-smoke
 
 test-swift:
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
@@ -68,6 +68,17 @@ fuzz: bootstrap
 ## repeatable rather than a gamble; `make fuzz` explores at random for longer)
 fuzz-smoke: bootstrap
 	scripts/fuzz --runs 50000
+
+## fuzz-api: requests generated from the OpenRPC document (hypothesis-jsonschema), mutated, batched, sent to a real
+## server for FUZZ_API_SECONDS (default 600); no 5xx, no INTERNAL, no leaked internals, integrity held; counts per method
+FUZZ_API_SECONDS ?= 600
+fuzz-api: bootstrap
+	swift build --product routereg
+	python3 Fuzz/api/fuzz_api.py --seconds $(FUZZ_API_SECONDS) --binary $(ROUTEREG_BIN)
+
+## fuzz-api-smoke: the same from a fixed seed, 300 requests (part of make test, about 40 s)
+fuzz-api-smoke: bootstrap
+	python3 Fuzz/api/fuzz_api.py --examples 300 --seed 20 --binary $(ROUTEREG_BIN)
 
 ## soak: 5 minutes of wrk at 256 connections while releases are published, 10,000 idle connections, then 10,000
 ## routes created in one app while a reader checks the server keeps answering (RELIABILITY.md)
