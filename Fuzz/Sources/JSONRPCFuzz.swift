@@ -6,8 +6,9 @@ import RouteCore
 /// params decoding into the registry's real input types, with handlers that only validate the model (as the service would first) and then refuse. Every body is
 /// answered with valid JSON (or nothing, for notifications).
 enum JSONRPCFuzz {
+    /// With the server's params contract, so the schema validator and its pattern matcher are fuzzed too.
     private static let dispatcher = JSONRPCDispatcher(
-        methods: methods(), authenticator: AnyToken(), log: .silent)
+        methods: methods(), authenticator: AnyToken(), log: .silent, contract: .registry)
 
     /// Handlers validate what the service would validate first, then refuse: nothing is stored.
     private static func methods() -> [RPCMethod] {

@@ -69,8 +69,59 @@ struct CompiledSchema: Sendable {
         let description: String
     }
 
+    /// A node as the validator reads it: a class, so reading one costs a single retain on the hot path
+    /// (copying the `Node` struct would retain each of its arrays).
+    final class Rule: Sendable {
+        let title: String?
+        let kinds: Kinds
+        let enumValues: [[UInt8]]?
+        let minLength: Int?
+        let maxLength: Int?
+        let pattern: SchemaPattern?
+        let hint: String?
+        let minimum: Double?
+        let maximum: Double?
+        let items: Int?
+        let minItems: Int?
+        let maxItems: Int?
+        let uniqueItems: Bool
+        let properties: [Property]
+        let required: [Int]
+        let additionalProperties: Int??
+        let propertyNames: Int?
+        let allOf: [Int]
+        let anyOf: [Int]
+        let oneOf: [Int]
+        /// Whether a string's decoded text is needed (to compare or match it), not only its length.
+        let readsText: Bool
+
+        init(_ node: Node) {
+            title = node.title
+            kinds = node.kinds
+            enumValues = node.enumValues
+            minLength = node.minLength
+            maxLength = node.maxLength
+            pattern = node.pattern
+            hint = node.hint
+            minimum = node.minimum
+            maximum = node.maximum
+            items = node.items
+            minItems = node.minItems
+            maxItems = node.maxItems
+            uniqueItems = node.uniqueItems
+            properties = node.properties
+            required = node.required
+            additionalProperties = node.additionalProperties
+            propertyNames = node.propertyNames
+            allOf = node.allOf
+            anyOf = node.anyOf
+            oneOf = node.oneOf
+            readsText = node.enumValues != nil || node.pattern != nil
+        }
+    }
+
     /// The nodes; schemas refer to each other by index.
-    let nodes: [Node]
+    let nodes: [Rule]
 }
 
 /// Builds a `CompiledSchema` from the document's schemas as `JSONSerialization` reads them.
@@ -85,7 +136,7 @@ struct SchemaCompiler {
     private let components: [String: Any]
 
     /// The nodes compiled so far.
-    var result: CompiledSchema { CompiledSchema(nodes: nodes) }
+    var result: CompiledSchema { CompiledSchema(nodes: nodes.map(CompiledSchema.Rule.init)) }
 
     /// Keywords that describe without constraining.
     private static let annotations: Set<String> = [

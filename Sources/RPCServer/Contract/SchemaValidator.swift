@@ -118,8 +118,9 @@ struct SchemaValidator {
         var end: Int
     }
 
-    /// Reads the string at `start`; an escaped unpaired surrogate (not Unicode text) is a violation.
-    func readString(at start: Int) throws(SchemaViolation) -> StringValue {
+    /// Reads the string at `start`; an escaped unpaired surrogate (not Unicode text) is a violation. Its
+    /// escapes are decoded into `decoded` only when `decode` asks for the text (a length needs no copy).
+    func readString(at start: Int, decode: Bool = true) throws(SchemaViolation) -> StringValue {
         var i = start + 1
         var decoded: [UInt8]?
         var scalars = 0
@@ -131,16 +132,16 @@ struct SchemaValidator {
                 i += 1
                 continue
             }
-            if decoded == nil { decoded = Array(bytes[(start + 1)..<i]) }
+            if decode, decoded == nil { decoded = Array(bytes[(start + 1)..<i]) }
             let escape = bytes[i + 1]
             i += 2
             scalars += 1
             switch escape {
-            case UInt8(ascii: "b"): decoded!.append(0x08)
-            case UInt8(ascii: "f"): decoded!.append(0x0C)
-            case UInt8(ascii: "n"): decoded!.append(0x0A)
-            case UInt8(ascii: "r"): decoded!.append(0x0D)
-            case UInt8(ascii: "t"): decoded!.append(0x09)
+            case UInt8(ascii: "b"): decoded?.append(0x08)
+            case UInt8(ascii: "f"): decoded?.append(0x0C)
+            case UInt8(ascii: "n"): decoded?.append(0x0A)
+            case UInt8(ascii: "r"): decoded?.append(0x0D)
+            case UInt8(ascii: "t"): decoded?.append(0x09)
             case UInt8(ascii: "u"):
                 var scalar = hex4(at: i)
                 i += 4
@@ -153,8 +154,8 @@ struct SchemaValidator {
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw SchemaViolation("must be Unicode text (it holds an unpaired surrogate \\u escape)")
                 }
-                decoded!.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-            default: decoded!.append(escape)
+                if decoded != nil { decoded!.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8) }
+            default: decoded?.append(escape)
             }
         }
         return StringValue(raw: (start + 1)..<i, decoded: decoded, scalars: scalars, end: i + 1)
@@ -171,8 +172,8 @@ struct SchemaValidator {
         return value
     }
 
-    private func string(_ node: CompiledSchema.Node, at start: Int, title: String?) throws(SchemaViolation) -> Int {
-        let value = try readString(at: start)
+    private func string(_ node: CompiledSchema.Rule, at start: Int, title: String?) throws(SchemaViolation) -> Int {
+        let value = try readString(at: start, decode: node.readsText)
         if let minimum = node.minLength, value.scalars < minimum {
             throw SchemaViolation(
                 minimum == 1
@@ -183,7 +184,7 @@ struct SchemaValidator {
             throw SchemaViolation(
                 "must be at most \(maximum) characters long (maxLength \(maximum)); it has \(value.scalars)")
         }
-        if node.enumValues != nil || node.pattern != nil {
+        if node.readsText {
             let matched: (enumOK: Bool, patternOK: Bool)
             if let decoded = value.decoded {
                 matched = decoded.withUnsafeBufferPointer { check(node, $0) }
@@ -203,7 +204,7 @@ struct SchemaValidator {
         return value.end
     }
 
-    private func check(_ node: CompiledSchema.Node, _ text: UnsafeBufferPointer<UInt8>) -> (Bool, Bool) {
+    private func check(_ node: CompiledSchema.Rule, _ text: UnsafeBufferPointer<UInt8>) -> (Bool, Bool) {
         let enumOK = node.enumValues.map { $0.contains { $0.elementsEqual(text) } } ?? true
         let patternOK = enumOK ? (node.pattern?.matches(text) ?? true) : true
         return (enumOK, patternOK)
@@ -212,7 +213,7 @@ struct SchemaValidator {
     // MARK: numbers
 
     private func number(
-        _ node: CompiledSchema.Node, at start: Int, kind: CompiledSchema.Kinds
+        _ node: CompiledSchema.Rule, at start: Int, kind: CompiledSchema.Kinds
     ) throws(SchemaViolation) -> Int {
         let end = skip(start)
         guard node.minimum != nil || node.maximum != nil || kind == .integer else { return end }
@@ -253,7 +254,7 @@ struct SchemaValidator {
 
     // MARK: containers
 
-    private func object(_ node: CompiledSchema.Node, at start: Int) throws(SchemaViolation) -> Int {
+    private func object(_ node: CompiledSchema.Rule, at start: Int) throws(SchemaViolation) -> Int {
         var seen: UInt64 = 0
         var i = start + 1
         skipSpace(&i)
@@ -299,7 +300,7 @@ struct SchemaValidator {
         }
     }
 
-    private func finishObject(_ node: CompiledSchema.Node, seen: UInt64, end: Int) throws(SchemaViolation) -> Int {
+    private func finishObject(_ node: CompiledSchema.Rule, seen: UInt64, end: Int) throws(SchemaViolation) -> Int {
         for slot in node.required where seen & (1 << UInt64(slot)) == 0 {
             var error = SchemaViolation("is required")
             error.steps.append(.key(node.properties[slot].name))
@@ -308,7 +309,7 @@ struct SchemaValidator {
         return end
     }
 
-    private func slot(of key: StringValue, in node: CompiledSchema.Node) -> Int? {
+    private func slot(of key: StringValue, in node: CompiledSchema.Rule) -> Int? {
         for (offset, property) in node.properties.enumerated() {
             if let decoded = key.decoded {
                 if property.key == decoded { return offset }
@@ -326,7 +327,7 @@ struct SchemaValidator {
         return ErrorText.cut(text, to: 64)
     }
 
-    private func array(_ node: CompiledSchema.Node, at start: Int) throws(SchemaViolation) -> Int {
+    private func array(_ node: CompiledSchema.Rule, at start: Int) throws(SchemaViolation) -> Int {
         var i = start + 1
         var count = 0
         var items: [Range<Int>] = []
@@ -411,7 +412,7 @@ struct SchemaValidator {
     }
 
     /// The kinds a node admits, looking through references.
-    private func kinds(of node: CompiledSchema.Node) -> CompiledSchema.Kinds {
+    private func kinds(of node: CompiledSchema.Rule) -> CompiledSchema.Kinds {
         var kinds = node.kinds
         for branch in node.allOf { kinds.formIntersection(self.kinds(of: schema.nodes[branch])) }
         if !node.anyOf.isEmpty || !node.oneOf.isEmpty {
@@ -424,7 +425,7 @@ struct SchemaValidator {
         return kinds
     }
 
-    private func admits(_ node: CompiledSchema.Node, _ kind: CompiledSchema.Kinds) -> Bool {
+    private func admits(_ node: CompiledSchema.Rule, _ kind: CompiledSchema.Kinds) -> Bool {
         kinds(of: node).contains(kind)
     }
 }
