@@ -251,6 +251,9 @@ class Fuzzer:
             body = json.dumps([{"jsonrpc": "2.0", "id": i, "method": m, "params": p}
                                for i, (m, p, _) in enumerate(calls)]).encode()
             _, answers = self.send(body, self.admin, "batch")
+            if isinstance(answers, dict):  # the batch as a whole was refused (too deep, say)
+                self.check_answer("-", answers, "batch")
+                return
             for answer in answers or []:
                 method = calls[answer["id"]][0] if isinstance(answer.get("id"), int) else "-"
                 self.check_answer(method, answer, f"batch member {method}")

@@ -186,18 +186,26 @@ struct MaliciousValueTests {
                 "Routes.Create", ["app": Self.app, "route": Fixture.route("big\(index)", path: path)])
             #expect(status == 200)
             let code = (object["error"] as? [String: Any])?["code"] as? Int
+            // -32602: the document's maxLength (1024) on a path refuses it before anything else.
             #expect(
-                code == nil || code == 3 || code == 9,
+                code == nil || code == 3 || code == 9 || code == -32602,
                 "pattern \(index): \(String(describing: object["error"]).prefix(300))")
-            // Whatever was stored, matching a long URL against it stays possible.
+            // Whatever was stored, matching a URL as long as the document allows (8192) stays possible.
             let check = try await client.call(
                 "CanOpen.Check",
                 [
                     "app": Self.app, "platform": "ios", "version": "1.0",
-                    "url": "https://evil.example.com/" + String(repeating: "a", count: 50_000) + "b",
+                    "url": "https://evil.example.com/" + String(repeating: "a", count: 8_000) + "b",
                 ])
             #expect(check.object["result"] != nil, "CanOpen.Check after pattern \(index): \(check.object)")
         }
+        let tooLong = try await client.call(
+            "CanOpen.Check",
+            [
+                "app": Self.app, "platform": "ios", "version": "1.0",
+                "url": "https://evil.example.com/" + String(repeating: "a", count: 50_000),
+            ])
+        #expect((tooLong.object["error"] as? [String: Any])?["code"] as? Int == -32602)
         let longID = String(repeating: "a", count: 10_000)
         let attempts: [(String, [String: Any])] = [
             ("Apps.Create", Fixture.app(longID)),
