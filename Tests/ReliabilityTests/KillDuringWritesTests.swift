@@ -1,5 +1,6 @@
 import Foundation
 import RegistryTesting
+import RouteCore
 import Synchronization
 import Testing
 
@@ -29,14 +30,16 @@ struct KillDuringWritesTests {
         while true {
             let route = "\(lane)-\(index)"
             let version = "\(lane == "a" ? 1 : 2).\(index)"
+            // A release is named with its version in canonical form (1.1000 → 1.1000.0).
+            let release = Release.resourceName(
+                app: app, platform: .ios, version: Version(components: [lane == "a" ? 1 : 2, index]))
             let steps: [(String, [String: Any], String)] = [
                 (
                     "Routes.Create", ["app": app, "route": Fixture.route(route, path: "/\(route)/*", since: version)],
                     "apps/\(app)/routes/\(route)"
                 ),
                 (
-                    "Releases.Publish", ["app": app, "platform": "ios", "version": version],
-                    "apps/\(app)/platforms/ios/releases/\(version)"
+                    "Releases.Publish", ["app": app, "platform": "ios", "version": version], release
                 ),
                 (
                     "Routes.Update",
@@ -49,8 +52,7 @@ struct KillDuringWritesTests {
                     "apps/\(app)/routes/\(route)"
                 ),
                 (
-                    "Releases.Retire", ["app": app, "platform": "ios", "version": version],
-                    "apps/\(app)/platforms/ios/releases/\(version)"
+                    "Releases.Retire", ["app": app, "platform": "ios", "version": version], release
                 ),
             ]
             for (method, params, resource) in steps {
