@@ -361,7 +361,7 @@ class URLPattern(TypedDict, total=False):
 
     #: Custom URL scheme (badoo for badoo://offer/1); absent for web links.
     scheme: Optional[str]
-    #: Path pattern (/l/a/*); absent matches any path.
+    #: Path pattern (/l/a/*), starting with / (iOS paths start with /) or with a wildcard or ...
     path: Optional[str]
     #: Query pattern; absent matches any query.
     query: Optional[QueryPattern]
