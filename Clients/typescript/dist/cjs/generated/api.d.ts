@@ -1,4 +1,4 @@
-/** An app version: 1 to 4 dot-separated decimal numbers (5, 5.12, 5.12.0, 5.12.0.4411) compared numerically, missing components counting as 0 (5.12 == 5.12.0). An Android versionCode is the one-component case, written as a string ("51200"). */
+/** An app version: 1 to 4 dot-separated decimal numbers, each at most 2147483647 (5, 5.12, 5.12.0, 5.12.0.4411) compared numerically, missing components counting as 0 (5.12 == 5.12.0). An Android versionCode is the one-component case, written as a string ("51200"). */
 export declare type Version = string;
 export declare type Platform = "ios" | "android";
 /** Lower-case identifier of an app or a route, [a-z][a-z0-9-]{0,62}. */
@@ -37,7 +37,7 @@ export declare type QueryPattern = string | Record<string, string>;
 export interface URLPattern {
     /** Custom URL scheme (badoo for badoo://offer/1); absent for web links. */
     scheme?: string | null;
-    /** Path pattern (/l/a/*); absent matches any path. */
+    /** Path pattern (/l/a/*), starting with / (iOS paths start with /) or with a wildcard or variable; absent matches any path. */
     path?: string | null;
     /** Query pattern; absent matches any query. */
     query?: QueryPattern | null;
