@@ -142,7 +142,8 @@ class Fuzzer:
         self.accepted_writes = {}  # request id -> the call, for the report
         self.refused_writes = {}
         self.requests = 0
-        self.refused_valid = []  # unmutated, schema-generated params the server refused as invalid
+        self.refused_valid = []
+        self.idempotency_keys = set()  # (method, requestId) pairs sent  # unmutated, schema-generated params the server refused as invalid
 
     # -- generation ---------------------------------------------------------------------------------------
 
@@ -270,7 +271,12 @@ class Fuzzer:
         accepted = self.check_answer(method, answer, f"{method} {json.dumps(params)[:300]}")
         if not mutated and not accepted and answer["error"].get("code") == -32602:
             self.refused_valid.append(f"{method} {json.dumps(params)[:200]}: {answer['error'].get('message')}")
-        if self.is_write(method) and request_id:
+        # A write repeating an idempotency key is a replay: it answers the first outcome and writes nothing.
+        key = (method, params.get("requestId")) if isinstance(params, dict) else None
+        replay = key is not None and key[1] is not None and key in self.idempotency_keys
+        if key is not None and isinstance(key[1], str):
+            self.idempotency_keys.add(key)
+        if self.is_write(method) and request_id and not replay:
             (self.accepted_writes if accepted else self.refused_writes)[request_id] = f"{method} {json.dumps(params)[:200]}"
 
     # -- integrity ------------------------------------------------------------------------------------------

@@ -24,9 +24,9 @@ import Testing
 
         #expect(errorCode(try await server.call("Tokens.WhoAmI", [:], token: nil)) == 16)
         #expect(errorCode(try await server.call("Tokens.WhoAmI", [:], token: "rr_unknown")) == 16)
-        // Params cannot ask about someone else: a read ignores unknown fields, and the answer is the token's.
-        let asked = try await server.result("Tokens.WhoAmI", ["id": "bootstrap-admin"], token: secret)
-        #expect(asked.string("id") == id)
-        #expect(asked.string("role") == "reader")
+        // Params cannot ask about someone else: the method takes none, so an `id` is refused, naming it.
+        let asked = try await server.call("Tokens.WhoAmI", ["id": "bootstrap-admin"], token: secret)
+        #expect(errorCode(asked) == -32602)
+        #expect("\(asked)".contains("is not a field"))
     }
 }

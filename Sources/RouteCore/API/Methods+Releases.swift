@@ -51,7 +51,20 @@ extension API {
     public enum ReleasesGet: RPCMethodDescriptor {
         public static let name = "Releases.Get"
         public static let access = Access.reader
-        public typealias Input = ReleaseKey
+        /// A read takes no idempotency key: its own input, so the type says exactly what the document says.
+        public struct Input: Codable, Sendable, Hashable {
+            public var app: String
+            public var platform: Platform
+            public var version: Version
+            public init(app: String, platform: Platform, version: Version) {
+                self.app = app
+                self.platform = platform
+                self.version = version
+            }
+
+            /// The release it names.
+            public var key: ReleaseKey { ReleaseKey(app: app, platform: platform, version: version) }
+        }
         public typealias Output = ReleaseResource
     }
 
