@@ -272,9 +272,10 @@ class Fuzzer:
         if not mutated and not accepted and answer["error"].get("code") == -32602:
             self.refused_valid.append(f"{method} {json.dumps(params)[:200]}: {answer['error'].get('message')}")
         # A write repeating an idempotency key is a replay: it answers the first outcome and writes nothing.
-        key = (method, params.get("requestId")) if isinstance(params, dict) else None
-        replay = key is not None and key[1] is not None and key in self.idempotency_keys
-        if key is not None and isinstance(key[1], str):
+        request_key = params.get("requestId") if isinstance(params, dict) else None
+        key = (method, request_key) if isinstance(request_key, str) else None
+        replay = key is not None and key in self.idempotency_keys
+        if key is not None:
             self.idempotency_keys.add(key)
         if self.is_write(method) and request_id and not replay:
             (self.accepted_writes if accepted else self.refused_writes)[request_id] = f"{method} {json.dumps(params)[:200]}"
