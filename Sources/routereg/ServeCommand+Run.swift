@@ -42,13 +42,14 @@ extension ServeCommand {
         let runtime = RegistryRuntime(service: service, databaseURL: databaseURL, log: { note($0) })
         try runtime.start()
 
+        let requestLog = try Self.requestLog(options)
         let address = HTTPServerConfiguration.listenAddress(options.listen)!
         let server = RegistryServer(
             service: service,
             configuration: HTTPServerConfiguration(
                 host: address.host, port: address.port, threadPoolSize: options.threads,
                 connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit),
-            cacheMaxAge: options.cacheMaxAge, log: options.quiet ? .silent : .standardError,
+            cacheMaxAge: options.cacheMaxAge, log: requestLog,
             extraDocuments: ConsoleDocuments())
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
@@ -59,9 +60,20 @@ extension ServeCommand {
         waitForTermination()
         note("shutting down")
         server.stop()
+        if !requestLog.close(timeout: .seconds(5)) { note("the request log could not be written in 5 s") }
         runtime.stop()
         database.close()
         if let embedded { try? embedded.stop() }
+    }
+
+    /// The request log the options ask for.
+    private static func requestLog(_ options: Options) throws -> RequestLog {
+        if options.quiet { return .silent }
+        switch options.accessLog {
+        case nil: return .standardError
+        case "-": return .standardOutput
+        case let path?: return try .file(path)
+        }
     }
 
     /// The bootstrap admin secret: `ROUTEREG_ADMIN_TOKEN`, or in embedded mode one generated once into

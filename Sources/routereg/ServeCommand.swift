@@ -9,7 +9,8 @@ import RouteStore
 enum ServeCommand {
     static let usage = """
         usage: routereg serve [--listen ADDR:PORT] [--database-url URL] [--data-dir DIR] [--pool-size N]
-                              [--threads N] [--cache-max-age SECONDS] [--per-ip-limit N] [--quiet]
+                              [--threads N] [--cache-max-age SECONDS] [--per-ip-limit N]
+                              [--access-log PATH|-] [--quiet]
                               [--read-only] [--request-timeout MS] [--max-snapshot-age SECONDS]
 
         Serves the JSON-RPC API on POST /rpc, the well-known files and the web console at /console/. Without
@@ -23,6 +24,11 @@ enum ServeCommand {
         --request-timeout is the deadline of a write whose client sent no X-Request-Timeout-Ms (default 10000).
         --max-snapshot-age: /readyz fails once the snapshot was not confirmed against the database for this
         long (default 300); /healthz (alias /livez) only says the process answers. See DEPLOYMENT.md.
+        --threads sets the request threads (default \(defaultThreads), one per core).
+        The request log (one JSON line per request) goes to standard error unless --access-log names a file
+        (appended to) or - (standard output); --quiet turns it off. A writer thread writes it in batches:
+        requests never wait for it, and lines it cannot keep up with are dropped and counted in
+        routereg_log_lines_dropped_total on /metrics.
 
         example: routereg serve --listen 127.0.0.1:8080
         """
@@ -32,14 +38,19 @@ enum ServeCommand {
         var databaseURL: String?
         var dataDirectory = ".routereg"
         var poolSize = 8
-        var threads = ProcessInfo.processInfo.activeProcessorCount
+        var threads = defaultThreads
         var cacheMaxAge = 300
         var perIPLimit = 0
         var quiet = false
         var readOnly = false
         var requestTimeoutMs = 10_000
         var maxSnapshotAge = 300
+        /// nil: standard error; "-": standard output; else a file appended to.
+        var accessLog: String?
     }
+
+    /// Request threads unless --threads says otherwise.
+    static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     static func run(_ arguments: [String]) -> Int32 {
         let options: Options
@@ -104,6 +115,10 @@ enum ServeCommand {
             case "--read-only": options.readOnly = true
             case "--request-timeout": options.requestTimeoutMs = try number(flag, try value(flag), 100...600_000)
             case "--max-snapshot-age": options.maxSnapshotAge = try number(flag, try value(flag), 1...31_536_000)
+            case "--access-log":
+                let path = try value(flag)
+                guard !path.isEmpty else { throw .bad("--access-log needs a file path or -") }
+                options.accessLog = path
             default: throw .bad("unknown argument \(argument)")
             }
         }

@@ -18,7 +18,7 @@ struct ServeCommandTests {
         let output: URL
         let dataDirectory: URL
 
-        init(dataDirectory: URL) throws {
+        init(dataDirectory: URL, log: [String] = ["--quiet"]) throws {
             guard let binary = BinaryRunner.executable else { throw CocoaError(.fileNoSuchFile) }
             self.dataDirectory = dataDirectory
             output = dataDirectory.deletingLastPathComponent()
@@ -28,7 +28,7 @@ struct ServeCommandTests {
             environment["LANG"] = "C.UTF-8"
             process = try Spawn(
                 binary.path,
-                ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path, "--quiet"],
+                ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path] + log,
                 environment: environment, standardOutput: .file(output.path), standardError: .standardOutput
             ).start()
         }
@@ -90,7 +90,8 @@ struct ServeCommandTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let data = root.appendingPathComponent("data")
 
-        let first = try Server(dataDirectory: data)
+        let accessLog = root.appendingPathComponent("access.log")
+        let first = try Server(dataDirectory: data, log: ["--access-log", accessLog.path])
         let base = try await first.baseURL()
         #expect(await Self.status(base.appendingPathComponent("healthz")) == 200)
         var ready = false
@@ -111,6 +112,14 @@ struct ServeCommandTests {
 
         #expect(first.stop(SIGINT) == 0, "\(first.log)")
         #expect(!Self.postmasterAlive(data), "the embedded PostgreSQL outlived the server")
+        // --access-log: one JSON line per request, all written by the graceful stop, none on the console.
+        let lines = try String(contentsOf: accessLog, encoding: .utf8).split(separator: "\n")
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == lines.count, "not every line is a JSON object: \(lines)")
+        #expect(objects.filter { $0["path"] as? String == "/healthz" }.count == 1)
+        #expect(objects.filter { $0["path"] as? String == "/rpc" && $0["status"] as? Int == 200 }.count == 1)
+        #expect(objects.contains { $0["path"] as? String == "/readyz" })
+        #expect(!first.log.contains("\"requestId\""), "request lines reached the console: \(first.log)")
 
         let second = try Server(dataDirectory: data)
         let again = try await second.baseURL()

@@ -38,6 +38,11 @@ public final class HTTPServer: @unchecked Sendable {
         core = ServerCore(
             configuration: configuration, dispatcher: dispatcher, documents: documents, readiness: readiness,
             metrics: metrics ?? dispatcher?.metrics ?? ServerMetrics(), log: log)
+        if log.isEnabled {
+            core.metrics.registerCounter(
+                "routereg_log_lines_dropped_total", help: "Request log lines dropped because the writer fell behind"
+            ) { [ServerMetrics.Sample(value: Double(log.droppedLines))] }
+        }
     }
 
     deinit { stop() }
@@ -112,6 +117,8 @@ public final class HTTPServer: @unchecked Sendable {
             waitForInFlight(upTo: .seconds(2))
             core.resumeGate.withLock { $0 = false }
             MHD_stop_daemon(daemon)
+            // Every request has finished: its line is queued; a graceful stop leaves none unwritten.
+            core.log.flush(timeout: .seconds(5))
             retained.release()
             self.daemon = nil
             self.retained = nil

@@ -201,16 +201,30 @@ final class ServerCore: Sendable {
         let nanos = DispatchTime.now().uptimeNanoseconds - exchange.startNanos
         metrics.requestFinished(handler: exchange.handlerLabel, code: exchange.status, seconds: Double(nanos) / 1e9)
         guard log.isEnabled else { return }
-        var fields: [(String, RequestLog.LogValue)] = [
-            ("ts", .string(RequestLog.timestamp())), ("requestId", .string(exchange.requestID)),
-            ("method", .string(exchange.method)), ("path", .string(exchange.path)),
-        ]
-        if !exchange.rpcMethods.isEmpty { fields.append(("rpc", .strings(exchange.rpcMethods))) }
-        fields += [
-            ("status", .number(String(exchange.status))),
-            ("durationMs", .number(String(format: "%.3f", Double(nanos) / 1e6))),
-            ("remote", .string(exchange.head.remoteAddress)),
-        ]
-        log.write(fields)
+        log.line { line in
+            line.key("ts", first: true)
+            line.timestamp()
+            line.key("requestId")
+            line.string(exchange.requestID)
+            line.key("method")
+            line.string(exchange.method)
+            line.key("path")
+            line.string(exchange.path)
+            if !exchange.rpcMethods.isEmpty {
+                line.key("rpc")
+                line.bytes.append(UInt8(ascii: "["))
+                for (index, method) in exchange.rpcMethods.enumerated() {
+                    if index > 0 { line.bytes.append(UInt8(ascii: ",")) }
+                    line.string(method)
+                }
+                line.bytes.append(UInt8(ascii: "]"))
+            }
+            line.key("status")
+            line.integer(exchange.status)
+            line.key("durationMs")
+            line.milliseconds(nanos: nanos)
+            line.key("remote")
+            line.string(exchange.head.remoteAddress)
+        }
     }
 }

@@ -222,9 +222,17 @@ extension JSONRPCDispatcher {
     }
 
     private func logFailure(_ error: any Error, requestID: String, method: String) {
-        log.write([
-            ("ts", .string(RequestLog.timestamp())), ("level", .string("error")), ("requestId", .string(requestID)),
-            ("rpc", .string(method)), ("error", .string(String(describing: error))),
-        ])
+        log.line { line in
+            line.key("ts", first: true)
+            line.timestamp()
+            line.key("level")
+            line.string("error")
+            line.key("requestId")
+            line.string(requestID)
+            line.key("rpc")
+            line.string(method)
+            line.key("error")
+            line.string(String(describing: error))
+        }
     }
 }

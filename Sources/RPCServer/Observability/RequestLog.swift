@@ -2,75 +2,98 @@ import Foundation
 
 /// Where the server writes its one JSON line per request (and its error details, keyed by request id).
 ///
-/// Lines never carry tokens or bodies. `.standardError` is the production sink; `.silent` keeps test output
-/// clean; `.custom` lets tests capture lines.
+/// Lines never carry tokens or bodies. Lines are formatted as bytes on the request's thread and written by
+/// a `LogWriter` thread in batches (`.standardError`, `.standardOutput`, `.file`): a request never waits for
+/// the log; when the writer falls behind, lines are dropped and counted (`droppedLines`, and
+/// `routereg_log_lines_dropped_total` on `/metrics`). `.silent` keeps test output clean; `.custom` hands
+/// each line to a closure on the request's thread (tests).
 public struct RequestLog: Sendable {
-    let sink: (@Sendable (String) -> Void)?
-
-    /// Writes each line with one `write(2)` so lines from different threads never interleave.
-    public static let standardError = RequestLog { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    enum Backend: Sendable {
+        case none
+        case sink(@Sendable (String) -> Void)
+        case writer(LogWriter)
     }
+
+    let backend: Backend
+
+    /// Standard error, the server's default (one writer thread for the process).
+    public static let standardError = RequestLog(.writer(LogWriter(output: LogWriter.descriptor(2))))
+
+    /// Standard output (`--access-log -`).
+    public static let standardOutput = RequestLog(.writer(LogWriter(output: LogWriter.descriptor(1))))
 
     /// Drops every line.
-    public static let silent = RequestLog(nil)
+    public static let silent = RequestLog(.none)
 
-    /// Hands every line (without its newline) to `sink`.
-    public static func custom(_ sink: @escaping @Sendable (String) -> Void) -> RequestLog { RequestLog(sink) }
+    /// Hands every line (without its newline) to `sink`, on the request's thread.
+    public static func custom(_ sink: @escaping @Sendable (String) -> Void) -> RequestLog { RequestLog(.sink(sink)) }
 
-    init(_ sink: (@Sendable (String) -> Void)?) { self.sink = sink }
+    /// Appends to the file at `path` (created with mode 644 if missing). Throws when it cannot be opened.
+    public static func file(_ path: String) throws -> RequestLog {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OpenError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        return RequestLog(.writer(LogWriter(output: LogWriter.descriptor(fd))))
+    }
 
-    var isEnabled: Bool { sink != nil }
+    /// Batches of whole lines go to `output` on a writer thread; at most `capacity` bytes wait, beyond which
+    /// lines are dropped and counted. `output` returns false when it could not write a batch.
+    public static func batches(
+        capacity: Int = 1 << 20, _ output: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool
+    ) -> RequestLog {
+        RequestLog(.writer(LogWriter(capacity: capacity, output: output)))
+    }
 
-    /// Writes an object whose values are already JSON (numbers) or plain strings (escaped here).
-    func write(_ fields: [(String, LogValue)]) {
-        guard let sink else { return }
-        var line = "{"
-        for (index, (key, value)) in fields.enumerated() {
-            if index > 0 { line += "," }
-            line += "\"\(key)\":"
-            switch value {
-            case .string(let s): line += JSONText.quoted(s)
-            case .number(let n): line += n
-            case .strings(let list): line += "[" + list.map(JSONText.quoted).joined(separator: ",") + "]"
-            }
+    init(_ backend: Backend) { self.backend = backend }
+
+    /// Why `file(_:)` could not open its file.
+    public struct OpenError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    var isEnabled: Bool {
+        if case .none = backend { return false }
+        return true
+    }
+
+    /// Lines lost: the queue was full (the output is slower than the requests), a write failed, or the log
+    /// was closed.
+    public var droppedLines: UInt64 {
+        if case .writer(let writer) = backend { return writer.droppedLines }
+        return 0
+    }
+
+    /// Waits until the lines logged so far are written, at most `timeout`; false when it timed out.
+    @discardableResult
+    public func flush(timeout: Duration = .seconds(5)) -> Bool {
+        if case .writer(let writer) = backend { return writer.flush(timeout: timeout) }
+        return true
+    }
+
+    /// Writes what is queued and stops the writer thread (at most `timeout`); later lines are dropped.
+    /// For a graceful shutdown, after the server has stopped.
+    @discardableResult
+    public func close(timeout: Duration = .seconds(5)) -> Bool {
+        if case .writer(let writer) = backend { return writer.close(timeout: timeout) }
+        return true
+    }
+
+    /// Builds a line in this thread's buffer with `body` (which writes the members, the first with
+    /// `first: true`) and queues it.
+    func line(_ body: (LogLineBuffer) -> Void) {
+        switch backend {
+        case .none: return
+        case .sink(let sink):
+            let buffer = LogLineBuffer.current
+            buffer.bytes.append(UInt8(ascii: "{"))
+            body(buffer)
+            buffer.bytes.append(UInt8(ascii: "}"))
+            sink(String(decoding: buffer.bytes, as: UTF8.self))
+        case .writer(let writer):
+            let buffer = LogLineBuffer.current
+            buffer.bytes.append(UInt8(ascii: "{"))
+            body(buffer)
+            buffer.bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
+            buffer.bytes.withUnsafeBytes { writer.enqueue($0) }
         }
-        line += "}"
-        sink(line)
-    }
-
-    enum LogValue {
-        case string(String)
-        case number(String)
-        case strings([String])
-    }
-
-    static func timestamp() -> String {
-        Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-}
-
-/// JSON string literals for text the server writes by hand.
-enum JSONText {
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out +=
-                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

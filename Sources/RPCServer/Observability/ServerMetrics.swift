@@ -43,6 +43,7 @@ public final class ServerMetrics: Sendable {
     struct Gauge {
         var name: String
         var help: String
+        var type = "gauge"
         var sample: @Sendable () -> [Sample]
     }
 
@@ -64,6 +65,12 @@ public final class ServerMetrics: Sendable {
     /// Adds a gauge computed when `/metrics` is scraped. `name` should carry the `routereg_` prefix.
     public func registerGauge(_ name: String, help: String, _ sample: @escaping @Sendable () -> [Sample]) {
         state.withLock { $0.gauges.append(Gauge(name: name, help: help, sample: sample)) }
+    }
+
+    /// Adds a counter whose value is read when `/metrics` is scraped (it counts elsewhere, e.g. in the log
+    /// writer). `name` should end in `_total`.
+    public func registerCounter(_ name: String, help: String, _ sample: @escaping @Sendable () -> [Sample]) {
+        state.withLock { $0.gauges.append(Gauge(name: name, help: help, type: "counter", sample: sample)) }
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
@@ -122,7 +129,7 @@ public final class ServerMetrics: Sendable {
         out += "# TYPE routereg_http_requests_in_flight gauge\n"
         out += "routereg_http_requests_in_flight \(requestsInFlight)\n"
         for gauge in snapshot.gauges {
-            out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n"
+            out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.type)\n"
             for sample in gauge.sample() {
                 let labels = sample.labels.map { "\($0.0)=\"\(escape($0.1))\"" }.joined(separator: ",")
                 out += labels.isEmpty ? gauge.name : "\(gauge.name){\(labels)}"
