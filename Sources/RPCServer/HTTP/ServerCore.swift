@@ -72,8 +72,10 @@ final class ServerCore: Sendable {
 
     private func respondDocument(_ exchange: HTTPExchange) -> HTTPReply {
         let host = HostName.normalize(exchange.head.host)
-        guard let document = documents?.document(path: exchange.path, host: host) else {
-            return .text(404, "not found\n")
+        let document: StaticDocument
+        switch documents?.lookup(path: exchange.path, host: host) ?? .notFound {
+        case .document(let found): document = found
+        case .refused(let status, let reason): return .text(status, reason)
         }
         exchange.handlerLabel = "static"
         guard exchange.isRead else { return methodNotAllowed("GET, HEAD") }

@@ -39,6 +39,15 @@ public final class StaticDocument: Sendable {
     }
 }
 
+/// What a plain GET path names: a document, or an HTTP error with its reason as the body (404 for nothing
+/// there, 400 for a malformed part of the path, so the caller sees which part is wrong).
+public enum DocumentLookup: Sendable {
+    case document(StaticDocument)
+    case refused(status: Int, reason: String)
+
+    static let notFound = DocumentLookup.refused(status: 404, reason: "not found\n")
+}
+
 /// Supplies the documents served on plain GETs; the registry implements it over its current snapshot.
 public protocol StaticDocumentProvider: Sendable {
     /// The current document for `path` on `host`, or nil (the server answers 404).
@@ -48,4 +57,15 @@ public protocol StaticDocumentProvider: Sendable {
     ///   - host: the normalized `Host` header: lower-cased, port and trailing dot removed, IPv6 literal
     ///     without brackets; empty when the request has no `Host`.
     func document(path: String, host: String) -> StaticDocument?
+
+    /// The answer for `path` on `host`, with a reason when there is no document.
+    func lookup(path: String, host: String) -> DocumentLookup
+}
+
+extension StaticDocumentProvider {
+    /// The answer for `path`: by default `document(path:host:)`, nil being a plain 404. Providers whose
+    /// paths carry parameters override it to say what is wrong with them.
+    public func lookup(path: String, host: String) -> DocumentLookup {
+        document(path: path, host: host).map { .document($0) } ?? .notFound
+    }
 }

@@ -3,7 +3,8 @@ import RegistryService
 import RouteCore
 import Synchronization
 
-/// Serves the well-known files of the current snapshot from memory.
+/// Serves the well-known files of the current snapshot from memory, and the canOpen tables
+/// (`CanOpenTableDocuments`).
 ///
 /// `StaticDocument`s (with their prebuilt responses) are made once per snapshot, on the first request after
 /// a swap, and reused by every request until the next swap.
@@ -17,11 +18,18 @@ public final class RegistryDocuments: StaticDocumentProvider {
     private let service: RegistryService
     private let cacheControl: String
     private let cache = Mutex(Cache())
+    private let tables: CanOpenTableDocuments
 
     /// - Parameter maxAge: seconds clients and CDNs may cache a file (`Cache-Control: public, max-age=…`).
     public init(service: RegistryService, maxAge: Int = 300) {
         self.service = service
         self.cacheControl = "public, max-age=\(maxAge)"
+        self.tables = CanOpenTableDocuments(service: service, cacheControl: cacheControl)
+    }
+
+    public func lookup(path: String, host: String) -> DocumentLookup {
+        if path.hasPrefix(CanOpenTableDocuments.prefix) { return tables.lookup(path: path) }
+        return document(path: path, host: host).map { .document($0) } ?? .notFound
     }
 
     public func document(path: String, host: String) -> StaticDocument? {
