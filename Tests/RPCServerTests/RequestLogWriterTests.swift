@@ -165,6 +165,25 @@ struct RequestLogWriterTests {
         #expect(log.droppedLines == 1)
     }
 
+    @Test("request ids are the process prefix and a hex count; the client address is dotted decimal")
+    func requestIDsAndAddresses() throws {
+        let lines = LogLines()
+        let server = try TestServer(log: .custom { lines.append($0) })
+        defer { server.stop() }
+        let client = try server.client()
+        for _ in 0..<18 { _ = try client.request("GET", "/healthz") }
+        try waitUntil { lines.all.count == 18 }
+        let values = try lines.all.map(Self.object)
+        let ids = values.compactMap { $0["requestId"]?.stringValue }
+        #expect(ids.count == 18)
+        let prefixes = Set(ids.map { $0.split(separator: "-")[0] })
+        #expect(prefixes.count == 1 && prefixes.first?.count == 8)
+        let numbers = ids.compactMap { UInt64($0.split(separator: "-")[1], radix: 16) }.sorted()
+        #expect(numbers == Array(numbers[0]..<numbers[0] + 18))
+        #expect(ids.allSatisfy { $0.split(separator: "-")[1].allSatisfy { "0123456789abcdef".contains($0) } })
+        #expect(values.allSatisfy { $0["remote"]?.stringValue == "127.0.0.1" })
+    }
+
     @Test(
         "timestamps match Foundation's ISO 8601 text",
         // Millisecond parts a Double holds exactly, so Foundation's own rounding cannot differ.

@@ -115,26 +115,32 @@ struct HTTPRequestHead: Sendable {
     var userAgent: String?
     var remoteAddress: String
 
-    /// - Parameter detailed: also read what only JSON-RPC calls and the request log use (content type,
-    ///   authorization, timeout, user agent, client address); a plain document GET skips that work.
-    init(connection: OpaquePointer, detailed: Bool = true) {
+    /// - Parameters:
+    ///   - detailed: also read what only JSON-RPC calls use (content type, authorization, timeout, user
+    ///     agent); a plain document GET skips that work.
+    ///   - clientAddress: also read the client's address (JSON-RPC calls and logged requests).
+    init(connection: OpaquePointer, detailed: Bool = true, clientAddress: Bool? = nil) {
         func header(_ name: String) -> String? {
             MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
         }
         contentLength = header("Content-Length").flatMap { Int($0.trimmingSpaces) }
         host = header("Host")
         ifNoneMatch = header("If-None-Match")
-        guard detailed else {
+        if detailed {
+            contentType = header("Content-Type")
+            authorization = header("Authorization")
+            requestTimeout = header("X-Request-Timeout-Ms")
+            userAgent = header("User-Agent")
+        }
+        guard clientAddress ?? detailed else {
             remoteAddress = ""
             return
         }
-        contentType = header("Content-Type")
-        authorization = header("Authorization")
-        requestTimeout = header("X-Request-Timeout-Ms")
-        userAgent = header("User-Agent")
-        var buffer = [CChar](repeating: 0, count: 64)
-        routereg_mhd_client_address(connection, &buffer, buffer.count)
-        remoteAddress = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        remoteAddress = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            buffer[0] = 0
+            routereg_mhd_client_address(connection, buffer.baseAddress, buffer.count)
+            return String(cString: buffer.baseAddress!)
+        }
     }
 }
 

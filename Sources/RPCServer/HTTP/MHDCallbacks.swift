@@ -19,9 +19,10 @@ func mhdAccessHandler(
         let context = conCls.pointee.map { Int(bitPattern: $0) }
         let rawLength = context.map { $0 & 2 == 0 ? $0 >> 2 : -1 }
         let path = url.map { String(cString: $0) } ?? "/"
-        // Plain GETs of documents need no request id, client address or RPC headers unless they are logged.
-        let detailed = path == "/rpc" || core.log.isEnabled
-        let head = HTTPRequestHead(connection: connection, detailed: detailed)
+        // Plain GETs of documents need no RPC headers, and no request id or client address unless logged.
+        let isRPC = path == "/rpc"
+        let detailed = isRPC || core.log.isEnabled
+        let head = HTTPRequestHead(connection: connection, detailed: isRPC, clientAddress: detailed)
         let exchange = HTTPExchange(
             connection: connection, method: method.map { String(cString: $0) } ?? "", path: path,
             requestID: detailed ? core.nextRequestID() : "", head: head)

@@ -25,7 +25,8 @@ final class ServerCore: Sendable {
     /// True until the daemon stops: resumes happen under it so none reaches a stopped daemon.
     let resumeGate = Mutex(true)
     private let requestCounter = Atomic<UInt64>(0)
-    private let requestIDPrefix = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+    /// A random prefix telling this process's ids from another's: 8 hex digits and a dash.
+    private let requestIDPrefix = Array((String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16) + "-").utf8)
 
     init(
         configuration: HTTPServerConfiguration, dispatcher: JSONRPCDispatcher?,
@@ -40,9 +41,24 @@ final class ServerCore: Sendable {
         self.log = log
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     func nextRequestID() -> String {
         let n = requestCounter.add(1, ordering: .relaxed).newValue
-        return requestIDPrefix + "-" + String(n, radix: 16)
+        // Written into one buffer: concatenating strings cost three allocations for every logged request.
+        return String(unsafeUninitializedCapacity: requestIDPrefix.count + 16) { out in
+            var at = 0
+            for byte in requestIDPrefix {
+                out[at] = byte
+                at += 1
+            }
+            let digits = max(1, (64 - n.leadingZeroBitCount + 3) / 4)
+            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                out[at] = Self.hexDigits[Int((n >> UInt64(shift)) & 0xF)]
+                at += 1
+            }
+            return at
+        }
     }
 
     /// The answer to a complete request, or nil when the call was deferred and the connection suspended.

@@ -1,49 +1,30 @@
 import Foundation
 
-/// A log line being built, as bytes: one reusable buffer per thread, so formatting a line allocates nothing
+/// A log line being built, as bytes, in a buffer reused by its thread: formatting a line allocates nothing
 /// once the thread has logged its first one.
 ///
-/// Also holds the thread's timestamp text: requests finishing in the same millisecond reuse it instead of
-/// formatting the date again (no `Date`, no `ISO8601FormatStyle`, which cost more than the rest of the line).
-final class LogLineBuffer {
-    var bytes: [UInt8] = []
-    private var stampMillis: Int64 = -1
-    private var stamp: [UInt8] = Array(repeating: 0, count: 24)
+/// A value type written through `inout`: appending to an array held by a class would pay an exclusivity
+/// check per byte. The thread's storage (`LogLineStorage`) lends its array for the line and takes it back.
+struct LogLineBuffer {
+    var bytes: [UInt8]
+    /// The thread's storage, which keeps the timestamp text of the current millisecond.
+    let storage: LogLineStorage
 
-    private init() { bytes.reserveCapacity(512) }
-
-    /// This thread's buffer, emptied.
-    static var current: LogLineBuffer {
-        let buffer: LogLineBuffer
-        if let raw = pthread_getspecific(key) {
-            buffer = Unmanaged<LogLineBuffer>.fromOpaque(raw).takeUnretainedValue()
-        } else {
-            buffer = LogLineBuffer()
-            pthread_setspecific(key, Unmanaged.passRetained(buffer).toOpaque())
-        }
-        buffer.bytes.removeAll(keepingCapacity: true)
-        return buffer
+    /// Formats a line with `body` in this thread's buffer and hands its bytes to `use`.
+    static func withCurrent<Result>(_ body: (inout LogLineBuffer) -> Void, _ use: ([UInt8]) -> Result) -> Result {
+        let storage = LogLineStorage.current
+        var line = LogLineBuffer(bytes: storage.take(), storage: storage)
+        body(&line)
+        defer { storage.give(back: line.bytes) }
+        return use(line.bytes)
     }
 
-    /// Released when its thread exits.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { raw in
-            #if os(Linux)
-                if let raw { Unmanaged<LogLineBuffer>.fromOpaque(raw).release() }
-            #else
-                Unmanaged<LogLineBuffer>.fromOpaque(raw).release()
-            #endif
-        }
-        return key
-    }()
-
-    func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// `"key":` (keys are plain ASCII, never escaped).
-    func key(_ name: StaticString, first: Bool = false) {
+    mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         append(name)
@@ -51,10 +32,15 @@ final class LogLineBuffer {
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped; other UTF-8 as it is.
-    func string(_ value: String) {
+    mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            // Paths, ids and addresses rarely need escaping: copy them whole.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -75,7 +61,7 @@ final class LogLineBuffer {
     }
 
     /// A non-negative integer in decimal.
-    func integer(_ value: Int) {
+    mutating func integer(_ value: Int) {
         guard value > 0 else {
             if value == 0 { bytes.append(UInt8(ascii: "0")) } else { bytes.append(contentsOf: String(value).utf8) }
             return
@@ -94,7 +80,7 @@ final class LogLineBuffer {
     }
 
     /// Nanoseconds as milliseconds with three decimals (`12.345`).
-    func milliseconds(nanos: UInt64) {
+    mutating func milliseconds(nanos: UInt64) {
         let micros = Int(nanos / 1000)
         integer(micros / 1000)
         bytes.append(UInt8(ascii: "."))
@@ -105,16 +91,12 @@ final class LogLineBuffer {
     }
 
     /// The current time as a quoted ISO 8601 UTC timestamp with milliseconds (`"2026-12-01T14:33:36.123Z"`).
-    func timestamp() {
+    mutating func timestamp() {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let millis = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-        if millis != stampMillis {
-            stampMillis = millis
-            Self.format(millis: millis, into: &stamp)
-        }
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: stamp)
+        storage.appendStamp(millis: millis, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -162,4 +144,54 @@ final class LogLineBuffer {
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+/// One thread's line buffer and timestamp text: requests finishing in the same millisecond reuse the text
+/// instead of formatting the date again (no `Date`, no `ISO8601FormatStyle`, which cost more than the rest
+/// of the line). Only its own thread touches it (it is found through a pthread key).
+final class LogLineStorage {
+    private var buffer: [UInt8] = []
+    private var stampMillis: Int64 = -1
+    private var stamp: [UInt8] = Array(repeating: 0, count: 24)
+
+    private init() { buffer.reserveCapacity(512) }
+
+    /// This thread's storage.
+    static var current: LogLineStorage {
+        if let raw = pthread_getspecific(key) { return Unmanaged<LogLineStorage>.fromOpaque(raw).takeUnretainedValue() }
+        let storage = LogLineStorage()
+        pthread_setspecific(key, Unmanaged.passRetained(storage).toOpaque())
+        return storage
+    }
+
+    /// Released when its thread exits.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in
+            #if os(Linux)
+                if let raw { Unmanaged<LogLineStorage>.fromOpaque(raw).release() }
+            #else
+                Unmanaged<LogLineStorage>.fromOpaque(raw).release()
+            #endif
+        }
+        return key
+    }()
+
+    /// The buffer, empty, lent to one line (the storage holds none meanwhile, so it is never shared).
+    func take() -> [UInt8] {
+        var lent: [UInt8] = []
+        swap(&lent, &buffer)
+        lent.removeAll(keepingCapacity: true)
+        return lent
+    }
+
+    func give(back bytes: [UInt8]) { buffer = bytes }
+
+    func appendStamp(millis: Int64, to bytes: inout [UInt8]) {
+        if millis != stampMillis {
+            stampMillis = millis
+            LogLineBuffer.format(millis: millis, into: &stamp)
+        }
+        bytes.append(contentsOf: stamp)
+    }
 }

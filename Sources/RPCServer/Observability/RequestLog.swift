@@ -79,21 +79,23 @@ public struct RequestLog: Sendable {
 
     /// Builds a line in this thread's buffer with `body` (which writes the members, the first with
     /// `first: true`) and queues it.
-    func line(_ body: (LogLineBuffer) -> Void) {
+    func line(_ body: (inout LogLineBuffer) -> Void) {
         switch backend {
         case .none: return
         case .sink(let sink):
-            let buffer = LogLineBuffer.current
-            buffer.bytes.append(UInt8(ascii: "{"))
-            body(buffer)
-            buffer.bytes.append(UInt8(ascii: "}"))
-            sink(String(decoding: buffer.bytes, as: UTF8.self))
+            LogLineBuffer.withCurrent(
+                { line in
+                    line.bytes.append(UInt8(ascii: "{"))
+                    body(&line)
+                    line.bytes.append(UInt8(ascii: "}"))
+                }, { sink(String(decoding: $0, as: UTF8.self)) })
         case .writer(let writer):
-            let buffer = LogLineBuffer.current
-            buffer.bytes.append(UInt8(ascii: "{"))
-            body(buffer)
-            buffer.bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
-            buffer.bytes.withUnsafeBytes { writer.enqueue($0) }
+            LogLineBuffer.withCurrent(
+                { line in
+                    line.bytes.append(UInt8(ascii: "{"))
+                    body(&line)
+                    line.bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
+                }, { bytes in bytes.withUnsafeBytes { writer.enqueue($0) } })
         }
     }
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Instructions per request, counted by valgrind's callgrind: reproducible on a noisy shared machine where
+requests per second are not.
+
+Starts `routereg serve` under callgrind with instrumentation off, seeds a small registry through the API, turns
+collection on for exactly N requests of one kind on one keep-alive connection, and prints Ir per request
+and the functions that cost most (inclusive). Compare two binaries or two flag sets by running it twice.
+
+    python3 bench/callgrind.py BINARY [--requests 2000] [--kind aasa|check|table] [--] [serve flags...]
+    python3 bench/callgrind.py .build/release/routereg --kind aasa -- --access-log /tmp/a.log
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import bench  # noqa: E402
+import seed  # noqa: E402
+from rpc import Client  # noqa: E402
+
+
+def control(pid, *args):
+    subprocess.run(["callgrind_control", *args, str(pid)], check=True, capture_output=True, timeout=120)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--kind", default="aasa", choices=["aasa", "check", "table"])
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--settle", type=float, default=20,
+                        help="seconds to wait after seeding (the snapshot file is written in the background)")
+    argv = sys.argv[1:]
+    flags = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.flags = flags
+    work = tempfile.mkdtemp(prefix="callgrind-")
+    os.chmod(work, 0o755)
+    port = bench.free_port()
+    token = "prof-" + os.urandom(8).hex()
+    env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=token)
+    for variable in ("DATABASE_URL", "PGHOST", "PGDATABASE"):
+        env.pop(variable, None)
+    out = os.path.join(work, "callgrind.out")
+    argv = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+            args.binary, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", os.path.join(work, "data"),
+            *args.flags]
+    log = open(os.path.join(work, "server.log"), "w")
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.time() + 600
+        for raw in proc.stdout:
+            if b"listening on" in raw:
+                break
+            if time.time() > deadline:
+                raise RuntimeError("no 'listening on'")
+        client = Client(port, token)
+        plan = seed.Plan("eight", ["eight.bench.example"], route_count=140, live=5, seed=8)
+        seed.seed(client, plan)
+        version = seed.versions(plan.live)[-1]
+        if args.kind == "aasa":
+            method, path, body, headers = "GET", "/.well-known/apple-app-site-association", None, \
+                {"Host": plan.hosts[0]}
+        elif args.kind == "table":
+            method, path, body, headers = "GET", f"/canopen/v1/{plan.app}/ios/{version}.json", None, {}
+        else:
+            params = json.loads(seed.check_bodies(plan, count=1)[0])["params"]
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "CanOpen.Check", "params": params})
+            method, path, headers = "POST", "/rpc", {"Content-Type": "application/json"}
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+        def one():
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"{path}: HTTP {response.status}")
+
+        time.sleep(args.settle)
+        for _ in range(50):  # warm: documents built, tables cached, buffers grown
+            one()
+        control(proc.pid, "-i", "on")
+        for _ in range(args.requests):
+            one()
+        control(proc.pid, "-i", "off")
+        control(proc.pid, "-d")
+        connection.close()
+        client.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+    # The dump taken after the measured requests (the one at exit holds nothing: instrumentation is off).
+    dumps = [os.path.join(work, f) for f in os.listdir(work) if f.startswith("callgrind.out")]
+    best = max(dumps, key=os.path.getsize)
+    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", best], capture_output=True,
+                               text=True).stdout.splitlines()
+    totals = next(int(line.split()[0].replace(",", "")) for line in annotated if "PROGRAM TOTALS" in line)
+    print(f"{args.kind} {' '.join(args.flags)}: {totals / args.requests:,.0f} Ir per request "
+          f"({totals:,} over {args.requests})")
+    start = next(i for i, line in enumerate(annotated) if "file:function" in line)
+    print("\n".join(line[:220] for line in annotated[start + 2:start + 2 + args.top]))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
