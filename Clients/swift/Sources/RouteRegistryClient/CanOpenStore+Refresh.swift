@@ -10,8 +10,9 @@ public enum RefreshOutcome: Sendable, Hashable {
 }
 
 extension CanOpenStore {
-    /// Revalidates the table with the registry (`CanOpen.GetTable` with `ifNoneMatch`), replacing and
-    /// saving it when it changed. Concurrent calls share one request.
+    /// Revalidates the table with the registry (the cacheable `GET /canopen/v1/…` with `If-None-Match`,
+    /// or `CanOpen.GetTable` on a registry without it), replacing and saving it when it changed.
+    /// Concurrent calls share one request.
     ///
     /// On failure (offline, registry down) the table in use stays in use and the error is thrown:
     /// decisions never depend on the registry being reachable.
@@ -34,11 +35,22 @@ extension CanOpenStore {
     /// `refresh()` when the table was never confirmed or was last confirmed more than `refreshInterval`
     /// ago; errors are swallowed (the table in use stays). For app-start and foreground hooks.
     public func refreshIfStale() async {
-        let stale = state.withLock { state in
-            guard let last = state.lastChecked else { return true }
-            return Date().timeIntervalSince(last) >= refreshInterval
+        _ = try? await refresh(ifOlderThan: refreshInterval)
+    }
+
+    /// `refresh()` unless the registry confirmed the table less than `maxAge` seconds ago; nil when it
+    /// did (nothing was sent).
+    ///
+    /// For the moments a kill switch should arrive sooner than the hourly revalidation:
+    /// `refresh(ifOlderThan: 60)` when the app comes to the foreground (a cheap 304 when nothing
+    /// changed), `refresh(ifOlderThan: 0)` on a silent push sent after switching a route off.
+    @discardableResult
+    public func refresh(ifOlderThan maxAge: TimeInterval) async throws -> RefreshOutcome? {
+        let fresh = state.withLock { state in
+            guard let last = state.lastChecked, state.compiled != nil else { return false }
+            return Date().timeIntervalSince(last) < maxAge
         }
-        if stale { _ = try? await refresh() }
+        return fresh ? nil : try await refresh()
     }
 
     /// Revalidates now (app start), then every `refreshInterval` seconds, retrying after a minute while
@@ -100,23 +112,25 @@ extension CanOpenStore {
         }
     #endif
 
-    /// One `CanOpen.GetTable` round trip and its effect on the state.
+    /// One table round trip and its effect on the state.
     private func fetch() async throws -> RefreshOutcome {
+        guard let version else { throw versionProblem ?? CanOpenStoreError.unknownVersion(nil) }
         let etag = state.withLock { $0.compiled == nil ? nil : $0.etag }
-        let answer = try await client.canOpenTable(app: app, platform: platform, version: version, ifNoneMatch: etag)
+        let answer = try await client.canOpenTableByGET(
+            app: app, platform: platform, version: version, ifNoneMatch: etag)
         if answer.notModified, etag != nil {
-            state.withLock { $0.lastChecked = Date() }
+            update(tableChanges: false) { $0.lastChecked = Date() }
             return .notModified
         }
         guard let table = answer.table else {
-            throw ClientError.invalidResponse(reason: "CanOpen.GetTable returned no table")
+            throw ClientError.invalidResponse(reason: "the registry returned no table")
         }
         let file = CanOpenTableFile(etag: answer.etag, table: table)
         guard file.matches(app: app, platform: platform, version: version) else {
-            throw ClientError.invalidResponse(reason: "CanOpen.GetTable returned the table of another version")
+            throw ClientError.invalidResponse(reason: "the registry returned the table of another version")
         }
         let compiled = CompiledCanOpenTable(table)
-        state.withLock { state in
+        update(tableChanges: true) { state in
             state.compiled = compiled
             state.etag = answer.etag
             state.source = .server

@@ -14,6 +14,9 @@ import RouteCore
 ///   so at once (app start) and then every `refreshInterval`, and, on iOS, when the app returns to the
 ///   foreground with a stale table.
 ///
+/// The store is `Observable` (where the Observation module exists: iOS 17, macOS 14, Linux): SwiftUI views
+/// reading `status` or `table` update when a refresh brings a new table or confirms the one in use.
+///
 /// With no table at all (nothing bundled, never fetched), `decide` answers `open_in_browser` with reason
 /// `no_route` and a fallback URL: the website can show every link, while an app version that may not
 /// know the route could only show a dead end, and the fallback marker keeps iOS from handing the link
@@ -45,8 +48,12 @@ public final class CanOpenStore: Sendable {
     public let app: String
     /// The platform tables are fetched for.
     public let platform: Platform
-    /// The running app's version.
-    public let version: Version
+    /// The running app's version; nil when none was given and the main bundle has no valid
+    /// `CFBundleShortVersionString` (`versionProblem` says why): the store then never loads or fetches a
+    /// table, every decision is the no-table fallback, and `refresh()` throws the problem.
+    public let version: Version?
+    /// Why `version` is nil.
+    public let versionProblem: CanOpenStoreError?
     /// Seconds between scheduled revalidations.
     public let refreshInterval: TimeInterval
 
@@ -55,6 +62,9 @@ public final class CanOpenStore: Sendable {
     /// The marker used for fallback URLs while no table (which carries the app's real policy) is known.
     let defaultFallback: FallbackPolicy
     let state: Locked<State>
+    /// An `ObservationRegistrar` where the Observation module is available (a stored property cannot be
+    /// of a type newer than the deployment target, so it is kept as `Any`).
+    let observation: (any Sendable)?
 
     struct State: Sendable {
         var compiled: CompiledCanOpenTable?
@@ -78,26 +88,34 @@ public final class CanOpenStore: Sendable {
     ///   - refreshInterval: Seconds between scheduled revalidations.
     ///   - defaultFallback: The fallback marker used while no table is known; the app's real policy comes
     ///     with its table.
-    /// - Throws: `CanOpenStoreError.unknownVersion` when `version` is nil and the bundle has no valid
-    ///   `CFBundleShortVersionString`.
+    ///
+    /// Never throws: a store for an unknown version (nil `version` and no valid bundle version) decides
+    /// with the no-table fallback and reports `versionProblem`, so an app can create its store in a
+    /// property initializer without `try!`.
     public init(
         client: RPCClient, app: String, platform: Platform = .ios, version: Version? = nil,
         cachesDirectory: URL?, bundledTableURL: URL? = nil, refreshInterval: TimeInterval = 3600,
         defaultFallback: FallbackPolicy = FallbackPolicy()
-    ) throws {
-        guard let version = version ?? Self.bundleVersion() else {
-            throw CanOpenStoreError.unknownVersion(
-                Bundle.main.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String)
-        }
+    ) {
+        let version = version ?? Self.bundleVersion()
+        self.version = version
+        versionProblem =
+            version == nil
+            ? CanOpenStoreError.unknownVersion(
+                Bundle.main.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String) : nil
+        observation = Self.makeRegistrar()
         self.client = client
         self.app = app
         self.platform = platform
-        self.version = version
         self.refreshInterval = refreshInterval
         self.defaultFallback = defaultFallback
         self.cacheFile = cachesDirectory?.appendingPathComponent(
             CanOpenTableFile.cacheFileName(app: app, platform: platform))
         var initial = State()
+        guard let version else {
+            state = Locked(initial)
+            return
+        }
         // The cache is newer than the bundle: it was fetched after this version was built.
         if let cacheFile, let file = CanOpenTableFile.read(cacheFile),
             file.matches(app: app, platform: platform, version: version)
@@ -129,11 +147,15 @@ public final class CanOpenStore: Sendable {
 
     /// Where the table in use came from, its ETag and when it was last confirmed.
     public var status: Status {
-        state.withLock { Status(source: $0.source, etag: $0.etag, lastChecked: $0.lastChecked) }
+        observeAccess(\.status)
+        return state.withLock { Status(source: $0.source, etag: $0.etag, lastChecked: $0.lastChecked) }
     }
 
     /// The table in use, if any.
-    public var table: CanOpenTable? { state.withLock { $0.compiled?.table } }
+    public var table: CanOpenTable? {
+        observeAccess(\.table)
+        return state.withLock { $0.compiled?.table }
+    }
 
     /// What this app version should do with `url`: decided locally from the table in use, identical to
     /// the registry's `CanOpen.Check` for that table. Synchronous and safe from any thread.

@@ -24,7 +24,7 @@ final class CanOpenStoreTests {
     private func store(
         _ server: URL, version: String = "5.11.0", bundled: URL? = nil, interval: TimeInterval = 3600
     ) throws -> CanOpenStore {
-        try CanOpenStore(
+        CanOpenStore(
             client: RPCClient(server: server, timeout: 5), app: "badoo", platform: .ios,
             version: BadooFixture.version(version), cachesDirectory: caches, bundledTableURL: bundled,
             refreshInterval: interval)

@@ -10,6 +10,10 @@ import RouteCore
 /// A tiny HTTP/1.1 JSON-RPC responder on 127.0.0.1 and an ephemeral port, for testing the client's wire
 /// handling without the real server: one connection at a time, one request per connection.
 ///
+/// A `GET /canopen/v1/{app}/{platform}/{version}.json` reaches the handler as the `CanOpen.GetTable` call it
+/// stands for (`viaGET`, `If-None-Match` as `ifNoneMatch`), and its `.result` is served as the registry
+/// serves that GET: the bare table with its ETag, or a 304; an `.error` becomes a plain-text 404.
+///
 /// `@unchecked Sendable`: the socket descriptors are set once in `init` (the listening one) or owned by
 /// the accept thread; everything shared (`requests`, `held`, `handler`) sits behind `lock`.
 final class FakeRPCServer: @unchecked Sendable {
@@ -20,6 +24,8 @@ final class FakeRPCServer: @unchecked Sendable {
         /// Header names lower-cased.
         var headers: [String: String]
         var body: Data
+        /// A table GET, presented as the call it stands for.
+        var viaGET = false
     }
 
     /// How to answer one request.
@@ -102,6 +108,13 @@ final class FakeRPCServer: @unchecked Sendable {
             return self.handler
         }
         let id = "1"
+        if request.viaGET {
+            let reply = handler(request)
+            respondToTableGET(fd, reply)
+            if case .hang = reply { return }
+            close(fd)
+            return
+        }
         switch handler(request) {
         case .result(let json): respond(fd, 200, #"{"jsonrpc":"2.0","id":\#(id),"result":\#(json)}"#)
         case .error(let json): respond(fd, 200, #"{"jsonrpc":"2.0","id":\#(id),"error":\#(json)}"#)
@@ -113,12 +126,45 @@ final class FakeRPCServer: @unchecked Sendable {
         close(fd)
     }
 
-    private func respond(_ fd: Int32, _ status: Int, _ body: String) {
+    private func respond(
+        _ fd: Int32, _ status: Int, _ body: String, headers: [(String, String)] = [],
+        contentType: String = "application/json"
+    ) {
         let bytes = Array(body.utf8)
-        let head =
-            "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n"
-            + "Connection: close\r\n\r\n"
+        var head = "HTTP/1.1 \(status) X\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Connection: close\r\n\r\n"
         writeAll(fd, Array(head.utf8) + bytes)
+    }
+
+    /// A `CanOpen.GetTable` answer as the registry's table GET sends it.
+    private func respondToTableGET(_ fd: Int32, _ reply: Reply) {
+        switch reply {
+        case .result(let json):
+            guard let output = try? JSONDecoder().decode(API.CanOpenGetTable.Output.self, from: Data(json.utf8))
+            else { return respond(fd, 500, "bad fixture\n", contentType: "text/plain") }
+            if output.notModified { return respond(fd, 304, "", headers: [("ETag", output.etag)]) }
+            let table = output.table.flatMap { try? CanonicalJSON.encode($0) } ?? Data()
+            respond(fd, 200, String(decoding: table, as: UTF8.self), headers: [("ETag", output.etag)])
+        case .error: respond(fd, 404, "not found\n", contentType: "text/plain")
+        case .http(let status, let body): respond(fd, status, body)
+        case .hang: lock.withLock { held.append(fd) }
+        }
+    }
+
+    /// `GET /canopen/v1/{app}/{platform}/{version}.json` as the `CanOpen.GetTable` call it stands for.
+    static func tableGET(requestLine: String, headers: [String: String]) -> Request? {
+        let parts = requestLine.split(separator: " ")
+        guard parts.count >= 2, parts[0] == "GET", parts[1].hasPrefix("/canopen/v1/") else { return nil }
+        let segments = parts[1].dropFirst("/canopen/v1/".count).split(separator: "/")
+        guard segments.count == 3, segments[2].hasSuffix(".json") else { return nil }
+        var params: [String: JSONValue] = [
+            "app": .string(String(segments[0]).removingPercentEncoding ?? String(segments[0])),
+            "platform": .string(String(segments[1])), "version": .string(String(segments[2].dropLast(5))),
+        ]
+        if let etag = headers["if-none-match"] { params["ifNoneMatch"] = .string(etag) }
+        return Request(
+            method: "CanOpen.GetTable", params: .object(params), headers: headers, body: Data(), viaGET: true)
     }
 
     private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
@@ -151,6 +197,9 @@ final class FakeRPCServer: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
+        }
+        if let get = Self.tableGET(requestLine: head.components(separatedBy: "\r\n")[0], headers: headers) {
+            return get
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         if headers["expect"]?.lowercased() == "100-continue" {

@@ -45,9 +45,9 @@ struct RealServerScenarioTests {
         }
         _ = try await admin.call(API.ReleasesPublish.self, .init(app: "badoo", platform: .ios, version: v512))
 
-        let store511 = try CanOpenStore(
+        let store511 = CanOpenStore(
             client: anonymous, app: "badoo", version: v511, cachesDirectory: caches, refreshInterval: 3600)
-        let store512 = try CanOpenStore(
+        let store512 = CanOpenStore(
             client: anonymous, app: "badoo", version: v512, cachesDirectory: caches, refreshInterval: 3600)
         #expect(try await store511.refresh() == .updated)
         #expect(try await store512.refresh() == .updated)
@@ -78,7 +78,7 @@ struct RealServerScenarioTests {
         let error = await #expect(throws: ClientError.self) { try await store512.refresh() }
         #expect(error?.isConnectionProblem == true)
         #expect(Self.urls.map { store512.decide($0) } == before)
-        let relaunched = try CanOpenStore(client: anonymous, app: "badoo", version: v512, cachesDirectory: caches)
+        let relaunched = CanOpenStore(client: anonymous, app: "badoo", version: v512, cachesDirectory: caches)
         #expect(relaunched.status.source == .disk)
         #expect(relaunched.status.etag == store512.status.etag)
         #expect(Self.urls.map { relaunched.decide($0) } == before)
@@ -87,7 +87,8 @@ struct RealServerScenarioTests {
     /// The store's local decisions equal the server's `CanOpen.Check` for every fixture URL.
     private func expectSameAsServer(_ store: CanOpenStore, _ client: RPCClient) async throws {
         for url in Self.urls {
-            let remote = try await client.check(app: "badoo", platform: .ios, version: store.version, url: url)
+            let remote = try await client.check(
+                app: "badoo", platform: .ios, version: try #require(store.version), url: url)
             #expect(store.decide(url) == remote, "\(url) for \(store.version)")
         }
     }

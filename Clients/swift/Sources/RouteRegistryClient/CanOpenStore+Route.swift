@@ -1,0 +1,41 @@
+import Foundation
+import RouteCore
+
+/// What the app should do with a URL it was handed (`onOpenURL`, a universal link, a notification's link),
+/// decided locally from the table in use.
+public enum LinkRoute: Sendable, Hashable {
+    /// This version handles it: route it in the app.
+    case openInApp
+    /// This version cannot: open this web page instead (the link plus the fallback marker, or a custom-scheme
+    /// route's web equivalent).
+    case openInBrowser(URL)
+    /// Not the registry's business: a custom scheme the table does not manage (an OAuth callback, an SDK's
+    /// scheme; any custom scheme while no table is known). iOS delivered it because the app registered the
+    /// scheme, so route it in the app as if the store did not exist.
+    case passThrough
+    /// Neither handle nor reopen it: a web link to a host the table does not know (handing it back to the
+    /// system could bring it straight back), or a link this version cannot handle that has no web page.
+    case ignore
+}
+
+extension CanOpenStore {
+    /// Where `url` should go: `decide(_:)`, plus what the decision alone does not say, which custom-scheme
+    /// links are someone else's (`passThrough`).
+    public func route(_ url: URL) -> LinkRoute {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let isWeb = scheme == "https" || scheme == "http"
+        if !isWeb, !managesScheme(scheme) { return .passThrough }
+        let decision = decide(url)
+        switch decision.decision {
+        case .openInApp: return .openInApp
+        case .notAssociated: return .ignore
+        case .openInBrowser: return fallbackURL(for: url).map(LinkRoute.openInBrowser) ?? .ignore
+        }
+    }
+
+    /// Whether the table in use has rules for the custom `scheme`; false without a table, which cannot say.
+    func managesScheme(_ scheme: String) -> Bool {
+        guard let table = state.withLock({ $0.compiled?.table }) else { return false }
+        return table.schemes.contains { $0.name.lowercased() == scheme }
+    }
+}
