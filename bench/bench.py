@@ -5,7 +5,8 @@ Runs everything bounded in time and stops by itself; writes bench/results/latest
 BENCHMARKS.md. This machine may be shared and noisy: every ratio compares runs made minutes apart in the
 same invocation, rounds alternate between the two servers, and the load average is recorded throughout.
 
-    python3 bench/bench.py [--quick] [--skip-build] [--scratch-path .build] [--phases aasa,check,...]
+    python3 bench/bench.py [--quick] [--skip-build] [--scratch-path .build] [--phases aasa,table,check,...]
+    python3 bench/bench.py --phases threads --no-report      # 1×, 2×, 4× the cores, for --threads' default
 """
 
 import argparse
@@ -32,7 +33,9 @@ import seed  # noqa: E402
 from rpc import Client  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
-PHASES = ["aasa", "check", "publish", "rss", "matcher"]
+PHASES = ["aasa", "table", "check", "publish", "rss", "matcher"]
+# Not part of a default run: chooses `--threads`' default (bench/OPTIMIZATIONS.md).
+EXTRA_PHASES = ["threads"]
 
 
 def log(message):
@@ -120,16 +123,22 @@ class Process:
 class Registry:
     """`routereg serve` on its own embedded PostgreSQL, in a fresh data directory."""
 
-    def __init__(self, binary, name, threads):
+    def __init__(self, binary, name, threads=None, quiet=False):
+        """As shipped: its defaults, the request log to a file (`access.log` in its data directory), unless
+        `quiet` (`--quiet`, no log); `threads` overrides the default thread count."""
         self.name = name
         self.port = free_port()
         self.token = "bench-" + os.urandom(12).hex()
         self.data_dir = tempfile.mkdtemp(prefix=f"{name}-", dir=RESULTS)
+        self.access_log = None if quiet else os.path.join(self.data_dir, "access.log")
         env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=self.token)
         for variable in ("DATABASE_URL", "PGHOST", "PGDATABASE"):
             env.pop(variable, None)
-        argv = [binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", self.data_dir, "--quiet",
-                "--threads", str(threads)]
+        argv = [binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", self.data_dir]
+        argv += ["--quiet"] if quiet else ["--access-log", self.access_log]
+        if threads:
+            argv += ["--threads", str(threads)]
+        self.argv = argv
         self.process = Process(name, argv, env=env, wait_for="listening on")
         self.client = Client(self.port, self.token)
 
@@ -164,7 +173,8 @@ class Registry:
 class Nginx:
     """nginx serving files from a temporary root with the configuration in bench/nginx.conf.template."""
 
-    def __init__(self, files):
+    def __init__(self, files, access_log=True):
+        """`access_log`: nginx as shipped (its default combined access log, to a file); else `access_log off`."""
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="nginx-", dir=RESULTS)
         os.chmod(self.dir, 0o755)
@@ -184,6 +194,9 @@ class Nginx:
             user = f"user {pwd.getpwuid(0).pw_name} {grp.getgrgid(0).gr_name};"
         config = template.replace("{{DIR}}", self.dir).replace("{{PORT}}", str(self.port))
         config = config.replace("{{USER_DIRECTIVE}}", user)
+        self.access_log = os.path.join(self.dir, "access.log") if access_log else None
+        config = config.replace("{{ACCESS_LOG}}", f"access_log {self.access_log} combined;" if access_log
+                                else "access_log off;")
         self.config = os.path.join(self.dir, "nginx.conf")
         with open(self.config, "w") as f:
             f.write(config)
@@ -269,6 +282,18 @@ def seed_story(registry):
     return plan
 
 
+def eight_plan():
+    """An app of 140 routes on one domain: an AASA of about eight kilobytes, and the canOpen table the GET
+    benchmark serves."""
+    return seed.Plan("eight", ["eight.bench.example"], route_count=140, live=5, seed=8)
+
+
+def seed_eight(registry):
+    plan = eight_plan()
+    seed.seed(registry.client, plan)
+    return plan
+
+
 def aasa_documents(registry, hosts):
     documents = {}
     for host in hosts:
@@ -279,31 +304,97 @@ def aasa_documents(registry, hosts):
     return documents
 
 
-def phase_aasa(registry, documents, rounds, duration):
-    """Each document served by nginx and by routereg, rounds alternating which goes first."""
+def alternate(servers, rounds, duration, label, url_path, env=None):
+    """wrk on every server of `servers` ({name: port}) `rounds` times, the order reversed every other round so
+    none always goes first after a pause; {name: [wrk result per round]}."""
+    runs = {name: [] for name in servers}
+    names = list(servers)
+    for r in range(rounds):
+        for name in (names if r % 2 == 0 else list(reversed(names))):
+            result = wrk(f"http://127.0.0.1:{servers[name]}{url_path}", duration, env=env)
+            runs[name].append(result)
+            log(f"{label} {name} round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
+    return runs
+
+
+def phase_aasa(registry, quiet, documents, rounds, duration):
+    """Each document served by four servers, rounds alternating: routereg as shipped (request log to a file)
+    against nginx as shipped (combined access log to a file), and routereg --quiet against nginx with
+    access_log off."""
     results = {}
+    url_path = "/.well-known/apple-app-site-association"
     for host, document in documents.items():
-        nginx = Nginx({"/.well-known/apple-app-site-association": document["bytes"]})
+        with_log = Nginx({url_path: document["bytes"]}, access_log=True)
+        without_log = Nginx({url_path: document["bytes"]}, access_log=False)
         try:
-            url_path = "/.well-known/apple-app-site-association"
-            with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{url_path}", timeout=10) as response:
-                if response.read() != document["bytes"]:
-                    raise RuntimeError("nginx serves different bytes")
-            runs = {"nginx": [], "routereg": []}
-            for r in range(rounds):
-                order = ["nginx", "routereg"] if r % 2 == 0 else ["routereg", "nginx"]
-                for server in order:
-                    port = nginx.port if server == "nginx" else registry.port
-                    result = wrk(f"http://127.0.0.1:{port}{url_path}", duration, env={"BENCH_HOST": host})
-                    runs[server].append(result)
-                    log(f"AASA {host} ({len(document['bytes'])} B) {server} round {r + 1}: "
-                        f"{result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
+            for server in (with_log, without_log):
+                with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{url_path}", timeout=10) as response:
+                    if response.read() != document["bytes"]:
+                        raise RuntimeError("nginx serves different bytes")
+            _, _, quiet_bytes = quiet.client.get(url_path, host)
+            if quiet_bytes != document["bytes"]:
+                raise RuntimeError(f"the --quiet server serves other bytes for {host}")
+            servers = {"nginx": with_log.port, "routereg": registry.port, "nginx_off": without_log.port,
+                       "quiet": quiet.port}
+            runs = alternate(servers, rounds, duration, f"AASA {host} ({len(document['bytes'])} B)", url_path,
+                             env={"BENCH_HOST": host})
         finally:
-            nginx.stop()
-        results[host] = {"bytes": len(document["bytes"]), "nginx": summarize(runs["nginx"]),
-                         "routereg": summarize(runs["routereg"])}
-        results[host]["ratio"] = results[host]["routereg"]["rps"] / results[host]["nginx"]["rps"]
+            with_log.stop()
+            without_log.stop()
+        r = {"bytes": len(document["bytes"])}
+        r.update({name: summarize(value) for name, value in runs.items()})
+        r["ratio"] = r["routereg"]["rps"] / r["nginx"]["rps"]
+        r["quiet_ratio"] = r["quiet"]["rps"] / r["nginx_off"]["rps"]
+        r["log_cost"] = 1 - r["routereg"]["rps"] / r["quiet"]["rps"]
+        results[host] = r
     return results
+
+
+def phase_table(registry, plan, rounds, duration):
+    """GET of a version's canOpen table from routereg (as shipped) against nginx (as shipped) serving the same
+    bytes at the same path."""
+    version = seed.versions(plan.live)[-1]
+    path = f"/canopen/v1/{plan.app}/ios/{version}.json"
+    # A fresh connection: the client's keep-alive one may have timed out during the AASA rounds.
+    with urllib.request.urlopen(f"http://127.0.0.1:{registry.port}{path}", timeout=10) as response:
+        headers, body = dict(response.getheaders()), response.read()
+    nginx = Nginx({path: body}, access_log=True)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{path}", timeout=10) as response:
+            if response.read() != body:
+                raise RuntimeError("nginx serves different table bytes")
+        runs = alternate({"nginx": nginx.port, "routereg": registry.port}, rounds, duration,
+                         f"table GET ({len(body)} B)", path)
+    finally:
+        nginx.stop()
+    result = {"bytes": len(body), "path": path, "etag": headers.get("ETag"), "routes": plan.route_count}
+    result.update({name: summarize(value) for name, value in runs.items()})
+    result["ratio"] = result["routereg"]["rps"] / result["nginx"]["rps"]
+    return result
+
+
+def phase_threads(binary, plan_factory, counts, rounds, duration):
+    """The AASA GET (about 8 KB) and CanOpen.Check against routereg as shipped with each thread count in
+    `counts`, all servers up at once and rounds alternating: what `--threads` should default to."""
+    servers = {}
+    try:
+        for count in counts:
+            registry = Registry(binary, f"threads-{count}", threads=count)
+            plan = plan_factory()
+            seed.seed(registry.client, plan)
+            servers[count] = registry
+        bodies_file = os.path.join(RESULTS, "threads-check-bodies.jsonl")
+        with open(bodies_file, "w") as f:
+            f.write("\n".join(seed.check_bodies(plan)) + "\n")
+        ports = {f"{count} threads": registry.port for count, registry in servers.items()}
+        url_path = "/.well-known/apple-app-site-association"
+        aasa = alternate(ports, rounds, duration, "threads AASA", url_path, env={"BENCH_HOST": plan.hosts[0]})
+        check = alternate(ports, rounds, duration, "threads Check", "/rpc", env={"BENCH_BODIES": bodies_file})
+        return {"aasa": {name: summarize(runs) for name, runs in aasa.items()},
+                "check": {name: summarize(runs) for name, runs in check.items()}}
+    finally:
+        for registry in servers.values():
+            registry.stop()
 
 
 def phase_check(registry, plan, rounds, duration):
@@ -466,7 +557,12 @@ def main():
     parser.add_argument("--scratch-path", default=os.environ.get("BENCH_SCRATCH_PATH", ".build"))
     parser.add_argument("--bin-dir", help="use routereg and routereg-bench from here (implies --skip-build)")
     parser.add_argument("--phases", default=",".join(PHASES))
-    parser.add_argument("--threads", type=int, default=2, help="routereg worker threads (nginx runs 2 workers)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="routereg worker threads (default: routereg's own default; nginx runs 2 workers)")
+    parser.add_argument("--thread-counts", default=None,
+                        help="the threads phase: thread counts to compare (default 1×, 2× and 4× the cores)")
+    parser.add_argument("--rounds", type=int, help="rounds per server (default 3, 1 with --quick)")
+    parser.add_argument("--duration", type=int, help="seconds per wrk run (default 10, 3 with --quick)")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite BENCHMARKS.md")
     parser.add_argument("--rss-routes", type=int, default=10000,
                         help="routes of the memory phase (200 live versions, 500 routes per domain)")
@@ -489,25 +585,35 @@ def main():
 
     quick = args.quick
     rounds, duration = (1, 3) if quick else (3, 10)
+    rounds, duration = args.rounds or rounds, args.duration or duration
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "machine": machine(), "quick": quick,
-               "settings": {"wrk": "-t2 -c64", "rounds": rounds, "duration_s": duration, "threads": args.threads}}
+               "settings": {"wrk": "-t2 -c64", "rounds": rounds, "duration_s": duration,
+                            "threads": args.threads or "default"}}
     sampler = LoadSampler()
     sampler.start()
     try:
-        if {"aasa", "check", "publish"} & set(phases):
+        if {"aasa", "table", "check", "publish"} & set(phases):
             registry = Registry(binary, "main", args.threads)
+            # The same registry again, without a request log: the second table (and the log's cost).
+            quiet = Registry(binary, "quiet", args.threads, quiet=True) if "aasa" in phases else None
             try:
-                log(f"routereg on port {registry.port}: seeding")
-                story = seed_story(registry)
                 routes, live = (200, 10) if quick else (1000, 50)
-                plan = seed.Plan("bench", ["links.bench.example"], route_count=routes, live=live)
-                t = time.time()
-                seed.seed(registry.client, plan, progress=lambda m: log(f"seeding: {m}"))
-                results["seed_main_seconds"] = time.time() - t
-                documents = aasa_documents(registry, [story.hosts[0], plan.hosts[0]])
+                for server in [registry] + ([quiet] if quiet else []):
+                    log(f"{server.name} on port {server.port}: seeding")
+                    story = seed_story(server)
+                    eight = seed_eight(server)
+                    plan = seed.Plan("bench", ["links.bench.example"], route_count=routes, live=live)
+                    t = time.time()
+                    seed.seed(server.client, plan, progress=lambda m: log(f"seeding: {m}"))
+                    results.setdefault("seed_main_seconds", time.time() - t)
+                documents = aasa_documents(registry, [story.hosts[0], eight.hosts[0], plan.hosts[0]])
                 if "aasa" in phases:
                     # Two more rounds than elsewhere: the ratio to nginx is the tightest target.
-                    results["aasa"] = phase_aasa(registry, documents, rounds + (0 if quick else 2), duration)
+                    results["aasa"] = phase_aasa(registry, quiet, documents, rounds + (0 if quick else 2), duration)
+                    quiet.stop()
+                    quiet = None
+                if "table" in phases:
+                    results["table"] = phase_table(registry, eight, rounds + (0 if quick else 2), duration)
                 if "check" in phases:
                     results["check"] = phase_check(registry, plan, max(2, rounds - 1) if not quick else 1, duration)
                 if "publish" in phases:
@@ -516,6 +622,13 @@ def main():
                 results["main_rss_mb"] = registry.rss()
             finally:
                 registry.stop()
+                if quiet:
+                    quiet.stop()
+        if "threads" in phases:
+            cores = os.cpu_count() or 1
+            counts = [int(c) for c in args.thread_counts.split(",")] if args.thread_counts else \
+                [cores, 2 * cores, 4 * cores]
+            results["threads"] = phase_threads(binary, lambda: eight_plan(), counts, rounds, duration)
         if "rss" in phases:
             routes, live, hosts = (1000, 20, 2) if quick else (args.rss_routes, 200, max(1, args.rss_routes // 500))
             results["rss"] = phase_rss(binary, args.threads, routes, live, hosts)

@@ -4,7 +4,8 @@ requests per second are not.
 
 Starts `routereg serve` under callgrind with instrumentation off, seeds a small registry through the API, turns
 collection on for exactly N requests of one kind on one keep-alive connection, and prints Ir per request
-and the functions that cost most (inclusive). Compare two binaries or two flag sets by running it twice.
+and the functions that cost most (inclusive). The few /healthz requests sent while callgrind_control
+switches instrumentation are counted too (a handful against thousands). Compare two binaries or two flag sets by running it twice.
 
     python3 bench/callgrind.py BINARY [--requests 2000] [--kind aasa|check|table] [--] [serve flags...]
     python3 bench/callgrind.py .build/release/routereg --kind aasa -- --access-log /tmp/a.log
@@ -28,8 +29,25 @@ import seed  # noqa: E402
 from rpc import Client  # noqa: E402
 
 
-def control(pid, *args):
-    subprocess.run(["callgrind_control", *args, str(pid)], check=True, capture_output=True, timeout=120)
+def control(pid, port, *args):
+    """Runs callgrind_control, sending cheap requests meanwhile: valgrind reads commands only while the
+    program runs, and an idle server (every thread blocked in a system call) would never take it."""
+    command = subprocess.Popen(["callgrind_control", *args, str(pid)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while command.poll() is None:
+        if time.time() > deadline:
+            command.kill()
+            raise RuntimeError(f"callgrind_control {' '.join(args)} did not return")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/healthz")
+            connection.getresponse().read()
+            connection.close()
+        except OSError:
+            time.sleep(0.05)
+    if command.returncode != 0:
+        raise RuntimeError(f"callgrind_control {' '.join(args)} failed")
 
 
 def main():
@@ -90,11 +108,11 @@ def main():
         time.sleep(args.settle)
         for _ in range(50):  # warm: documents built, tables cached, buffers grown
             one()
-        control(proc.pid, "-i", "on")
+        control(proc.pid, port, "-i", "on")
         for _ in range(args.requests):
             one()
-        control(proc.pid, "-i", "off")
-        control(proc.pid, "-d")
+        control(proc.pid, port, "-i", "off")
+        control(proc.pid, port, "-d")
         connection.close()
         client.close()
     finally:
@@ -104,6 +122,11 @@ def main():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+            # Killed, the server could not stop its embedded PostgreSQL: stop it here.
+            pid_file = os.path.join(work, "data", "pgdata", "postmaster.pid")
+            if os.path.exists(pid_file):
+                with open(pid_file) as f:
+                    os.kill(int(f.readline()), 2)
         log.close()
     # The dump taken after the measured requests (the one at exit holds nothing: instrumentation is off).
     dumps = [os.path.join(work, f) for f in os.listdir(work) if f.startswith("callgrind.out")]
