@@ -7,8 +7,12 @@ import Synchronization
 ///
 /// Requests append finished lines to a bounded byte queue under a short lock (a copy, no allocation: the
 /// queue keeps its capacity); the writer swaps the queue for its empty spare and writes the whole batch with
-/// one `write(2)`. When a line does not fit, it is dropped and counted instead of waiting: the writer catches
-/// up and the count says how much was lost. Lines are appended whole and only this thread writes, so they
+/// one `write(2)`. The writer looks every `interval` (5 ms) rather than being woken per line: waking it cost
+/// the request a futex call, and the writer, always caught up, a `write(2)` per line or two (28,023 writes
+/// for 43,342 lines, counted with strace). A queue half full wakes it at once.
+///
+/// When a line does not fit, it is dropped and counted instead of waiting: the writer catches up and the
+/// count says how much was lost. Lines are appended whole and only this thread writes, so they
 /// never interleave.
 final class LogWriter: Sendable {
     /// Where batches go: returns false when the bytes could not be written (they are counted as dropped).
@@ -31,13 +35,17 @@ final class LogWriter: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let capacity: Int
     private let output: Output
+    /// How long the writer sleeps between looks at the queue when nothing wakes it.
+    private let interval: DispatchTimeInterval
 
     /// - Parameters:
     ///   - capacity: the most bytes waiting to be written; a line that does not fit is dropped.
     ///   - output: receives each batch of whole lines, on the writer thread.
-    init(capacity: Int = 1 << 20, output: @escaping Output) {
+    ///   - interval: the longest a line waits in the queue while it is less than half full.
+    init(capacity: Int = 1 << 20, interval: DispatchTimeInterval = .milliseconds(5), output: @escaping Output) {
         self.capacity = capacity
         self.output = output
+        self.interval = interval
         var pending: [UInt8] = []
         pending.reserveCapacity(capacity)
         queue = Mutex(Queue(pending: pending))
@@ -51,19 +59,19 @@ final class LogWriter: Sendable {
 
     /// Queues one line (its bytes must end with a newline); never blocks beyond the queue's lock.
     func enqueue(_ line: UnsafeRawBufferPointer) {
-        let wasEmpty: Bool? = queue.withLock { queue in
+        let half = capacity / 2
+        let crossedHalf = queue.withLock { queue in
             guard !queue.closed, queue.pending.count + line.count <= capacity else {
                 queue.dropped += 1
-                return nil
+                return false
             }
-            let empty = queue.pending.isEmpty
+            let before = queue.pending.count
             queue.pending.append(contentsOf: line)
             queue.lines += 1
             queue.accepted += 1
-            return empty
+            return before < half && queue.pending.count >= half
         }
-        // One wake-up per batch: while the queue is non-empty the writer is awake or about to look again.
-        if wasEmpty == true { wake.signal() }
+        if crossedHalf { wake.signal() }
     }
 
     /// Waits until every line queued before the call is written, at most `timeout`. False on timeout.
@@ -100,7 +108,7 @@ final class LogWriter: Sendable {
         var batch: [UInt8] = []
         batch.reserveCapacity(capacity)
         while true {
-            wake.wait()
+            _ = wake.wait(timeout: .now() + interval)
             while true {
                 let (lines, closed) = queue.withLock { queue in
                     swap(&queue.pending, &batch)
@@ -120,6 +128,9 @@ final class LogWriter: Sendable {
                     if !written { queue.dropped += UInt64(lines) }
                     queue.done += UInt64(lines)
                 }
+                // The next batch after the interval (or at once if the queue reached half meanwhile: it
+                // signalled); only a closing log is drained without pause.
+                if !closed { break }
             }
         }
     }
