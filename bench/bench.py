@@ -304,16 +304,30 @@ def aasa_documents(registry, hosts):
     return documents
 
 
-def alternate(servers, rounds, duration, label, url_path, env=None):
+def cpu_seconds(pid):
+    """User plus system CPU seconds of process `pid` and all its threads so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def alternate(servers, rounds, duration, label, url_path, env=None, pids=None):
     """wrk on every server of `servers` ({name: port}) `rounds` times, the order reversed every other round so
-    none always goes first after a pause; {name: [wrk result per round]}."""
+    none always goes first after a pause; {name: [wrk result per round]}. With `pids` ({name: pid}) each
+    result also has `cpu_us_per_request`: the server's CPU time per request, which other processes on the
+    machine disturb far less than requests per second."""
     runs = {name: [] for name in servers}
     names = list(servers)
     for r in range(rounds):
         for name in (names if r % 2 == 0 else list(reversed(names))):
+            before = cpu_seconds(pids[name]) if pids else None
             result = wrk(f"http://127.0.0.1:{servers[name]}{url_path}", duration, env=env)
+            extra = ""
+            if pids and result["requests"]:
+                result["cpu_us_per_request"] = (cpu_seconds(pids[name]) - before) / result["requests"] * 1e6
+                extra = f", {result['cpu_us_per_request']:.1f} µs CPU per request"
             runs[name].append(result)
-            log(f"{label} {name} round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
+            log(f"{label} {name} round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms{extra}")
     return runs
 
 
@@ -387,11 +401,20 @@ def phase_threads(binary, plan_factory, counts, rounds, duration):
         with open(bodies_file, "w") as f:
             f.write("\n".join(seed.check_bodies(plan)) + "\n")
         ports = {f"{count} threads": registry.port for count, registry in servers.items()}
+        pids = {f"{count} threads": registry.process.pid for count, registry in servers.items()}
         url_path = "/.well-known/apple-app-site-association"
-        aasa = alternate(ports, rounds, duration, "threads AASA", url_path, env={"BENCH_HOST": plan.hosts[0]})
-        check = alternate(ports, rounds, duration, "threads Check", "/rpc", env={"BENCH_BODIES": bodies_file})
-        return {"aasa": {name: summarize(runs) for name, runs in aasa.items()},
-                "check": {name: summarize(runs) for name, runs in check.items()}}
+        aasa = alternate(ports, rounds, duration, "threads AASA", url_path, env={"BENCH_HOST": plan.hosts[0]},
+                         pids=pids)
+        check = alternate(ports, rounds, duration, "threads Check", "/rpc", env={"BENCH_BODIES": bodies_file},
+                          pids=pids)
+
+        def with_cpu(runs):
+            summary = summarize(runs)
+            summary["cpu_us_per_request"] = median_of(runs, "cpu_us_per_request")
+            return summary
+
+        return {"aasa": {name: with_cpu(runs) for name, runs in aasa.items()},
+                "check": {name: with_cpu(runs) for name, runs in check.items()}}
     finally:
         for registry in servers.values():
             registry.stop()

@@ -70,13 +70,22 @@ class Client:
 
     def get(self, path, host, headers=None):
         """A plain GET with a Host header; returns (status, headers dict, body bytes)."""
-        if self._connection is None:
-            self._connect()
         all_headers = {"Host": host}
         all_headers.update(headers or {})
-        self._connection.request("GET", path, headers=all_headers)
-        response = self._connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
+        # Like `_post`: the server closes a keep-alive connection idle for long (between phases).
+        for attempt in range(2):
+            if self._connection is None:
+                self._connect()
+            try:
+                self._connection.request("GET", path, headers=all_headers)
+                response = self._connection.getresponse()
+                return response.status, dict(response.getheaders()), response.read()
+            except (http.client.HTTPException, ConnectionError):
+                self._connection.close()
+                self._connection = None
+                if attempt == 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def close(self):
         if self._connection is not None:

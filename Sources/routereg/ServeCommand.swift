@@ -24,7 +24,8 @@ enum ServeCommand {
         --request-timeout is the deadline of a write whose client sent no X-Request-Timeout-Ms (default 10000).
         --max-snapshot-age: /readyz fails once the snapshot was not confirmed against the database for this
         long (default 300); /healthz (alias /livez) only says the process answers. See DEPLOYMENT.md.
-        --threads sets the request threads (default \(defaultThreads), one per core).
+        --threads sets the request threads (default \(defaultThreads), one per core: of 1×, 2× and 4× the cores,
+        one per core used the least CPU per request and had the lowest p99; bench/OPTIMIZATIONS.md).
         The request log (one JSON line per request) goes to standard error unless --access-log names a file
         (appended to) or - (standard output); --quiet turns it off. A writer thread writes it in batches:
         requests never wait for it, and lines it cannot keep up with are dropped and counted in
@@ -49,7 +50,8 @@ enum ServeCommand {
         var accessLog: String?
     }
 
-    /// Request threads unless --threads says otherwise.
+    /// Request threads unless --threads says otherwise: one per core, measured against two and four per core
+    /// (bench/OPTIMIZATIONS.md, "--threads").
     static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     static func run(_ arguments: [String]) -> Int32 {
