@@ -86,9 +86,9 @@ soak:
 	scripts/bootstrap bench
 	scripts/soak
 
-## bench: routereg side by side with nginx (AASA GET, CanOpen over JSON-RPC), the write path, memory and the
-## matcher, on loopback with a release build; about 8 minutes plus the build; rewrites BENCHMARKS.md
-## (bench/bench.py)
+## bench: routereg side by side with nginx, both as shipped (request logs to files) and with logs off (AASA GET,
+## canOpen table GET, CanOpen over JSON-RPC), the write path, memory and the matcher, on loopback with a release
+## build; about 20 minutes plus the build; rewrites BENCHMARKS.md (bench/bench.py)
 bench:
 	scripts/bootstrap bench
 	python3 bench/bench.py

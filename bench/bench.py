@@ -235,10 +235,13 @@ def median_of(runs, key):
 
 
 def summarize(runs):
-    return {
+    summary = {
         "rps": median_of(runs, "rps"), "p50_ms": median_of(runs, "p50_ms"), "p99_ms": median_of(runs, "p99_ms"),
         "errors": sum(sum(run["errors"].values()) for run in runs), "rounds": runs,
     }
+    if runs and all("cpu_us_per_request" in run for run in runs):
+        summary["cpu_us_per_request"] = median_of(runs, "cpu_us_per_request")
+    return summary
 
 
 def build(scratch):
@@ -305,10 +308,22 @@ def aasa_documents(registry, hosts):
 
 
 def cpu_seconds(pid):
-    """User plus system CPU seconds of process `pid` and all its threads so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User plus system CPU seconds so far of process `pid` (all its threads) and of its direct children (nginx's
+    workers; routereg's embedded PostgreSQL, idle while documents are served)."""
+    def of(process):
+        try:
+            with open(f"/proc/{process}/stat") as f:
+                fields = f.read().rpartition(")")[2].split()
+        except OSError:
+            return 0, None
+        return int(fields[11]) + int(fields[12]), int(fields[1])
+    ticks = of(pid)[0]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and entry != str(pid):
+            child_ticks, parent = of(entry)
+            if parent == pid:
+                ticks += child_ticks
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def alternate(servers, rounds, duration, label, url_path, env=None, pids=None):
@@ -350,8 +365,10 @@ def phase_aasa(registry, quiet, documents, rounds, duration):
                 raise RuntimeError(f"the --quiet server serves other bytes for {host}")
             servers = {"nginx": with_log.port, "routereg": registry.port, "nginx_off": without_log.port,
                        "quiet": quiet.port}
+            pids = {"nginx": with_log.process.pid, "routereg": registry.process.pid,
+                    "nginx_off": without_log.process.pid, "quiet": quiet.process.pid}
             runs = alternate(servers, rounds, duration, f"AASA {host} ({len(document['bytes'])} B)", url_path,
-                             env={"BENCH_HOST": host})
+                             env={"BENCH_HOST": host}, pids=pids)
         finally:
             with_log.stop()
             without_log.stop()
@@ -378,7 +395,8 @@ def phase_table(registry, plan, rounds, duration):
             if response.read() != body:
                 raise RuntimeError("nginx serves different table bytes")
         runs = alternate({"nginx": nginx.port, "routereg": registry.port}, rounds, duration,
-                         f"table GET ({len(body)} B)", path)
+                         f"table GET ({len(body)} B)", path,
+                         pids={"nginx": nginx.process.pid, "routereg": registry.process.pid})
     finally:
         nginx.stop()
     result = {"bytes": len(body), "path": path, "etag": headers.get("ETag"), "routes": plan.route_count}
@@ -408,13 +426,8 @@ def phase_threads(binary, plan_factory, counts, rounds, duration):
         check = alternate(ports, rounds, duration, "threads Check", "/rpc", env={"BENCH_BODIES": bodies_file},
                           pids=pids)
 
-        def with_cpu(runs):
-            summary = summarize(runs)
-            summary["cpu_us_per_request"] = median_of(runs, "cpu_us_per_request")
-            return summary
-
-        return {"aasa": {name: with_cpu(runs) for name, runs in aasa.items()},
-                "check": {name: with_cpu(runs) for name, runs in check.items()}}
+        return {"aasa": {name: summarize(runs) for name, runs in aasa.items()},
+                "check": {name: summarize(runs) for name, runs in check.items()}}
     finally:
         for registry in servers.values():
             registry.stop()

@@ -26,6 +26,12 @@ def targets(results):
         # The strictest baseline for the RPC ratio: nginx's best GET rate of the run (as shipped).
         baseline = max(baseline or 0, r["nginx"]["rps"])
     for host, r in aasa.items():
+        if "cpu_us_per_request" in r["routereg"] and "cpu_us_per_request" in r["nginx"]:
+            rows.append((f"AASA GET, as shipped: CPU per request, nginx / routereg ({r['bytes']:,} B)", "report",
+                         f"{r['nginx']['cpu_us_per_request'] / r['routereg']['cpu_us_per_request']:.2f} "
+                         f"({r['routereg']['cpu_us_per_request']:.1f} vs {r['nginx']['cpu_us_per_request']:.1f} µs)",
+                         None))
+    for host, r in aasa.items():
         if "log_cost" in r:
             rows.append((f"request log cost: 1 − shipped / --quiet, AASA GET ({r['bytes']:,} B)", "≤ 10 %",
                          f"{r['log_cost'] * 100:.1f} % ({_fmt(r['routereg']['rps'])} vs {_fmt(r['quiet']['rps'])} rps)",
@@ -110,8 +116,10 @@ def summary_table(results):
 
 def _runs(title, summary):
     rounds = ", ".join(f"{r['rps']:,.0f}" for r in summary["rounds"])
+    cpu = summary.get("cpu_us_per_request")
+    cpu_text = f" | {cpu:.1f}" if cpu is not None else " | —"
     return (f"| {title} | {_fmt(summary['rps'])} | {summary['p50_ms']:.2f} | {summary['p99_ms']:.2f} | "
-            f"{rounds} | {summary['errors']} |")
+            f"{rounds} | {summary['errors']}{cpu_text} |")
 
 
 def render(results):
@@ -140,15 +148,15 @@ def render(results):
                 f"(`--access-log`). nginx as shipped: 2 workers, sendfile, open_file_cache, keepalive_requests 1M, "
                 f"reuseport, its default combined access log to a file, serving the bytes routereg serves for the "
                 f"same host.", "",
-                "| server, document | rps (median) | p50 ms | p99 ms | rps per round | errors |",
-                "|---|---|---|---|---|---|"]
+                "| server, document | rps (median) | p50 ms | p99 ms | rps per round | errors | CPU µs per request |",
+                "|---|---|---|---|---|---|---|"]
         for host, r in aasa.items():
             out.append(_runs(f"nginx with access log, {host} ({r['bytes']:,} B)", r["nginx"]))
             out.append(_runs(f"routereg as shipped, {host} ({r['bytes']:,} B)", r["routereg"]))
         out += ["", "### Without request logs: routereg `--quiet` vs nginx `access_log off`", "",
                 "The same rounds (the four servers alternate), the logs off on both sides.", "",
-                "| server, document | rps (median) | p50 ms | p99 ms | rps per round | errors |",
-                "|---|---|---|---|---|---|"]
+                "| server, document | rps (median) | p50 ms | p99 ms | rps per round | errors | CPU µs per request |",
+                "|---|---|---|---|---|---|---|"]
         for host, r in aasa.items():
             if "quiet" not in r:
                 continue
@@ -159,6 +167,19 @@ def render(results):
         for host, r in aasa.items():
             if "quiet" in r:
                 out.append(f"| {host} ({r['bytes']:,} B) | {r['quiet_ratio']:.2f} | {r['log_cost'] * 100:.1f} % |")
+        if all("cpu_us_per_request" in r.get(name, {}) for r in aasa.values()
+               for name in ("nginx", "routereg", "nginx_off", "quiet")):
+            out += ["", "### CPU time per request", "",
+                    "The servers' own CPU time (user + system, from /proc, read around every round; nginx's master and "
+                    "workers, routereg's threads) divided by the requests of the round, median of rounds. Other "
+                    "processes on the machine change it far less than requests per second, which depend on the share "
+                    "of the two cores each server gets while 64 connections wait on it.", "",
+                    "| document | routereg as shipped | nginx with access log | routereg --quiet | nginx access_log off |",
+                    "|---|---|---|---|---|"]
+            for host, r in aasa.items():
+                out.append(f"| {host} ({r['bytes']:,} B) | {r['routereg']['cpu_us_per_request']:.1f} µs | "
+                           f"{r['nginx']['cpu_us_per_request']:.1f} µs | {r['quiet']['cpu_us_per_request']:.1f} µs | "
+                           f"{r['nginx_off']['cpu_us_per_request']:.1f} µs |")
         out.append("")
 
     table = results.get("table")
@@ -167,7 +188,8 @@ def render(results):
                 f"`GET {table['path']}` ({table['routes']} routes, {table['bytes']:,} B, no If-None-Match: the "
                 f"full 200) from routereg as shipped, against nginx as shipped serving the same bytes at the same "
                 f"path, rounds alternating.", "",
-                "| server | rps (median) | p50 ms | p99 ms | rps per round | errors |", "|---|---|---|---|---|---|",
+                "| server | rps (median) | p50 ms | p99 ms | rps per round | errors | CPU µs per request |",
+                "|---|---|---|---|---|---|---|",
                 _runs("nginx with access log", table["nginx"]), _runs("routereg as shipped", table["routereg"]), ""]
 
     check = results.get("check")
@@ -180,7 +202,8 @@ def render(results):
                 f"{', '.join(f'{k} {v}' for k, v in sorted(check['decisionMix'].items()))}. "
                 f"`CanOpen.GetTable` sends the current `ifNoneMatch` of each live version (the 304 path; a full "
                 f"table is {check['tableJSONBytes']:,} B of JSON).", "",
-                "| call | rps (median) | p50 ms | p99 ms | rps per round | errors |", "|---|---|---|---|---|---|",
+                "| call | rps (median) | p50 ms | p99 ms | rps per round | errors | CPU µs per request |",
+                "|---|---|---|---|---|---|---|",
                 _runs("CanOpen.Check", check["check"]), _runs("CanOpen.GetTable (notModified)", check["getTable304"]),
                 ""]
 
@@ -237,7 +260,10 @@ def render(results):
     out += ["## How to reproduce", "",
             "```", "make bench                        # bootstrap bench tools, release build, every phase, this file",
             "python3 bench/bench.py --quick    # a short smoke run (does not meet the reference sizes)",
-            "python3 bench/bench.py --phases aasa,check --skip-build --no-report", "```", "",
+            "python3 bench/bench.py --phases aasa,check --skip-build --no-report",
+            "python3 bench/bench.py --phases threads --no-report   # 1×, 2×, 4× the cores (--threads' default)",
+            "python3 bench/callgrind.py .build/release/routereg --kind aasa -- --access-log /tmp/a.log  # Ir/request",
+            "```", "",
             "Everything runs on 127.0.0.1 with ports picked at start, in temporary directories under "
             "bench/results/ (removed at the end; raw numbers stay in bench/results/latest.json). Each routereg "
             "runs its own embedded PostgreSQL; registries are seeded through the JSON-RPC API (bench/seed.py), "
