@@ -22,6 +22,6 @@ enum CanOpenCheckFastPath {
         if let reason = decision.reason, !writer.append("reason", reason.rawValue) { return nil }
         if let route = decision.route, !writer.append("route", route) { return nil }
         if let since = decision.supportedSince, !writer.append("supportedSince", since) { return nil }
-        return writer.object
+        return writer.finish()
     }
 }
