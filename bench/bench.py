@@ -551,9 +551,7 @@ def phase_rss(binary, threads, routes, live, hosts):
         # A restarted server holds the same registry without the garbage of the seeding writes.
         registry.process.stop()
         env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=registry.token)
-        argv = [binary, "serve", "--listen", f"127.0.0.1:{registry.port}", "--data-dir", registry.data_dir,
-                "--quiet", "--threads", str(threads)]
-        registry.process = Process("rss-restart", argv, env=env, wait_for="listening on")
+        registry.process = Process("rss-restart", registry.argv, env=env, wait_for="listening on")
         registry.client = Client(registry.port, registry.token)
         stages = {"restarted": registry.rss()}
         for host in plan.hosts:
@@ -671,6 +669,11 @@ def main():
             log(f"rss: {results['rss']['after_restart_mb']}")
         if "matcher" in phases:
             results["matcher"] = phase_matcher(bin_dir)
+    except BaseException:
+        # A phase failed: keep what the others measured.
+        with open(os.path.join(RESULTS, "partial.json"), "w") as f:
+            json.dump(results, f, indent=2)
+        raise
     finally:
         sampler.stop()
     results["load"] = sampler.summary()
