@@ -108,6 +108,9 @@ struct ServeCommandTests {
         let created = try await Self.rpc(
             base, token: token, #"{"jsonrpc":"2.0","id":1,"method":"Apps.Create","params":{"app":{"id":"kept"}}}"#)
         #expect(created["result"] != nil, "\(created)")
+        // The served canOpen table GET, through the same provider chain as the console's files.
+        #expect(await Self.status(base.appendingPathComponent("canopen/v1/kept/ios/1.0.json")) == 200)
+        #expect(await Self.status(base.appendingPathComponent("canopen/v1/kept/ios/one.json")) == 400)
         #expect(Self.postmasterAlive(data))
 
         #expect(first.stop(SIGINT) == 0, "\(first.log)")
