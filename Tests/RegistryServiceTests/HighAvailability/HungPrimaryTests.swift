@@ -8,9 +8,9 @@ import Testing
 /// acknowledges packets, nothing answers). Snapshot reads and `/readyz` stay fast, a write fails within its
 /// deadline and never commits later, and once the standby is promoted writes resume within seconds.
 ///
-/// The hang lasts 6 s rather than the 15 s of an operator's drill: every wait in the server is bounded by
-/// 2–3 s (the write's deadline, the monitor's probe, the listener's heartbeat, connect_timeout's floor),
-/// so 6 s covers each of them expiring at least once while keeping `make test` short.
+/// The hang lasts 15 s, as in an operator's drill, with the standby promoted after 12 s: every wait in the
+/// server is bounded by 2–3 s (the write's deadline, the monitor's probe, the listener's heartbeat,
+/// connect_timeout's floor), so each of them expires several times while reads are probed.
 @Suite(.serialized) struct HungPrimaryTests {
     @Test func readsStayFastAndAnAbandonedWriteNeverCommits() async throws {
         let fleet = try HAFleet(servers: 1)
@@ -33,8 +33,8 @@ import Testing
                 port: port, "POST", "/rpc", body: write,
                 headers: ["Authorization": "Bearer \(TestRegistryServer.adminToken)", "X-Request-Timeout-Ms": "2000"])
         }
-        let probed = ThreadCall { Self.probe(port: port, for: .seconds(6)) }
-        try await Task.sleep(for: .seconds(3))
+        let probed = ThreadCall { Self.probe(port: port, for: .seconds(15)) }
+        try await Task.sleep(for: .seconds(12))
         try fleet.postgres.promoteStandby()
         let promotedAt = ContinuousClock.now
         // Writes resume on the promoted standby while the old primary is still hung (and reads go on).
