@@ -255,7 +255,9 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   await admin.routesSwitchOff({ app: "badoo", route: "lookalikes", platform: "ios", versions: ["5.12.0"], reason: "crash in 5.12.0" });
   const switchedOff = await anonymous.associationsGet({ host: "m.badoo.com" });
   assert.ok(switchedOff.revision > withLookalikes.revision);
-  await eventually(() => updates.some((u) => u.host === "m.badoo.com" && u.etag === switchedOff.etag), "the handler to serve the switched-off revision", 20000);
+  // By revision, not ETag: the switched-off AASA has the same bytes (so the same ETag) as the one before 5.12.0,
+  // which the handler saw earlier; waiting on the ETag alone passed at once and raced the Watch.
+  await eventually(() => updates.some((u) => u.host === "m.badoo.com" && u.kind === "aasa" && u.revision >= switchedOff.revision && u.etag === switchedOff.etag), "the handler to serve the switched-off revision", 20000);
   const last = await served("m.badoo.com");
   const history = updates.filter((u) => u.host === "m.badoo.com").map((u) => `${u.kind} r${u.revision} ${u.etag.slice(0, 8)}`);
   assert.equal(decide(last.document, "https://m.badoo.com/l/a/42"), "no_match",
