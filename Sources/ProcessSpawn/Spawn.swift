@@ -4,7 +4,7 @@
 
 /// A program to start: the project's one way to run child processes.
 ///
-/// Built on `posix_spawn`, never Foundation's `Process`: in this toolchain `Process.run()` over-reads a
+/// Built on `posix_spawn`, never Foundation's process type: in this toolchain its `run` method over-reads a
 /// `dirent` on Linux and crashes the caller now and then, and `Process` learns that a child ended when an
 /// inherited descriptor closes, so it hangs when the child leaves a daemon behind (`pg_ctl start`). Here the
 /// child inherits stdin/stdout/stderr only, output goes to files (never a pipe read through a dispatch source:

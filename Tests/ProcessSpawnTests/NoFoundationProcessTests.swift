@@ -1,18 +1,19 @@
 import Foundation
 import Testing
 
-/// Foundation's `Process.run()` crashes now and then on Linux in this toolchain (an over-read in
+/// Foundation's process launcher (its `run` method) crashes now and then on Linux in this toolchain (an over-read in
 /// `findMaximumOpenFromProcSelfFD`), taking a whole test run down: every child goes through `Spawn`.
 @Suite struct NoFoundationProcessTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `Process()`, `Process.run(`, `Foundation.Process`, or something typed `Process`.
+    /// A construction of Foundation's process type, a call of its `run`, its qualified name, or a declaration
+    /// typed with it.
     static func pattern() throws -> Regex<AnyRegexOutput> {
         try Regex(#"(^|[^A-Za-z0-9_])(Process\(\)|Process\.run\(|Foundation\.Process\b)|:\s*Process\b"#)
     }
 
-    @Test func noSwiftFileConstructsAFoundationProcess() throws {
+    @Test func everyChildGoesThroughSpawn() throws {
         let pattern = try Self.pattern()
         var offenders: [String] = []
         for folder in ["Sources", "Tests", "Clients", "Fuzz"] {

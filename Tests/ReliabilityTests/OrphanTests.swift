@@ -2,7 +2,7 @@ import Foundation
 import ProcessSpawn
 import Testing
 
-/// A test process that dies mid-run (SIGKILL, or a crash such as the SIGSEGV Foundation's `Process.run()`
+/// A test process that dies mid-run (SIGKILL, or a crash such as the SIGSEGV Foundation's process launcher
 /// caused) leaves nothing behind: neither the `routereg serve` it spawned nor the PostgreSQL cluster it
 /// started. `routereg-orphan-probe` plays the test process; it uses the same harness the tests use.
 @Suite(
