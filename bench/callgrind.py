@@ -56,6 +56,7 @@ def main():
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--kind", default="aasa", choices=["aasa", "check", "table"])
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--keep", help="copy the callgrind dump here (for callgrind_annotate --tree=caller)")
     parser.add_argument("--settle", type=float, default=20,
                         help="seconds to wait after seeding (the snapshot file is written in the background)")
     argv = sys.argv[1:]
@@ -131,6 +132,8 @@ def main():
     # The dump taken after the measured requests (the one at exit holds nothing: instrumentation is off).
     dumps = [os.path.join(work, f) for f in os.listdir(work) if f.startswith("callgrind.out")]
     best = max(dumps, key=os.path.getsize)
+    if args.keep:
+        shutil.copyfile(best, args.keep)
     annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", best], capture_output=True,
                                text=True).stdout.splitlines()
     totals = next(int(line.split()[0].replace(",", "")) for line in annotated if "PROGRAM TOTALS" in line)

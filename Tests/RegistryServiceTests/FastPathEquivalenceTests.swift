@@ -16,24 +16,32 @@ import Testing
         try await seedBadoo(server)
         let service = server.service
         let methods = RegistryMethods.table(service, openRPC: Array("{}".utf8))
-        let plain = JSONRPCDispatcher(
-            methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(), metrics: nil,
-            log: .silent, fastPaths: [])
-        let fast = JSONRPCDispatcher(
-            methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(), metrics: nil,
-            log: .silent, fastPaths: counted(RegistryFastPaths.all(service)))
+        // Without the API description's rules, and with them as the server runs: the fast paths check their
+        // flat strings against the rules themselves, so a value the rules refuse must still get the refusal.
+        let pairs = [nil, ParamsContract.registry].map { contract in
+            (
+                plain: JSONRPCDispatcher(
+                    methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(),
+                    metrics: nil, log: .silent, fastPaths: [], contract: contract),
+                fast: JSONRPCDispatcher(
+                    methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(),
+                    metrics: nil, log: .silent, fastPaths: counted(RegistryFastPaths.all(service)),
+                    contract: contract)
+            )
+        }
         let etag = try await server.result(
             "CanOpen.GetTable", ["app": "badoo", "platform": "ios", "version": "5.11.0"]
         ).string("etag")!
         let escapedETag = etag.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
 
-        let apps = ["badoo", "nobody", "bad\\\"oo"]
+        let apps = ["badoo", "nobody", "bad\\\"oo", "Bad App", String(repeating: "a", count: 200)]
         let platforms = ["ios", "android", "web"]
         let versions = ["5.11.0", "5.12", "4", "x.y", "5.11.0.0"]
         let urls = [
             "https://m.badoo.com/l/a/42", "https:\\/\\/m.badoo.com\\/u\\/7?ul_fallback=1",
             "https://m.badoo.com/u/\\\"q\\\"", "HTTPS://M.BADOO.COM./u/1#x", "https://other.com/u/1", "not a url",
-            "https://m.badoo.com/u/\\u00e9", "https://m.badoo.com/u/\u{e9}?a=b&ul_fallback=",
+            "https://m.badoo.com/u/\\u00e9", "https://m.badoo.com/u/\u{e9}?a=b&ul_fallback=", "",
+            "https://m.badoo.com/u/" + String(repeating: "7", count: 8200),
         ]
         var bodies: [String] = []
         for app in apps {
@@ -60,25 +68,35 @@ import Testing
         )
         var notModified = 0
         var differences: [String] = []
-        for body in bodies {
-            let transport = RPCTransport(requestID: "r")
-            let expected = plain.handle(Array(body.utf8), transport: transport)
-            let answered = fast.handle(Array(body.utf8), transport: transport)
-            if case .json(let bytes) = answered, String(decoding: bytes, as: UTF8.self).contains(#""notModified":true"#)
-            {
-                notModified += 1
-            }
-            if expected != answered && differences.count < 5 {
-                differences.append("\(body)\n  handler: \(text(expected))\n  fast:    \(text(answered))")
+        var refusedByContract = 0
+        var takenPerPair: [[String: Int]] = []
+        for (plain, fast) in pairs {
+            answeredFast.byMethod.withLock { $0 = [:] }
+            defer { takenPerPair.append(answeredFast.byMethod.withLock { $0 }) }
+            for body in bodies {
+                let transport = RPCTransport(requestID: "r")
+                let expected = plain.handle(Array(body.utf8), transport: transport)
+                let answered = fast.handle(Array(body.utf8), transport: transport)
+                let answer = text(answered)
+                if answer.contains(#""notModified":true"#) { notModified += 1 }
+                if fast.contract != nil && answer.contains("-32602") { refusedByContract += 1 }
+                if expected != answered && differences.count < 5 {
+                    differences.append(
+                        "\(body.prefix(300))\n  handler: \(text(expected).prefix(300))\n  fast:    \(answer.prefix(300))"
+                    )
+                }
             }
         }
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
         #expect(bodies.count > 500)
         #expect(notModified >= 1, "the 304 path was never taken")
+        #expect(refusedByContract > 100, "the description's rules refused only \(refusedByContract) calls")
         // Every valid combination must really take the fast paths (the rest are errors the handler answers),
         // or the comparison proves little.
-        let taken = answeredFast.byMethod.withLock { $0 }
-        #expect(taken["CanOpen.Check", default: 0] >= 40 && taken["CanOpen.GetTable", default: 0] >= 20, "\(taken)")
+        // With and without the rules.
+        for taken in takenPerPair {
+            #expect(taken["CanOpen.Check", default: 0] >= 40 && taken["CanOpen.GetTable", default: 0] >= 20, "\(taken)")
+        }
     }
 
     /// Calls answered by each fast path itself, by method.

@@ -55,7 +55,59 @@ public struct ParamsContract: Sendable {
         }
     }
 
+    /// The rules of a method whose params are all strings, for params read as an object of exactly `keys`:
+    /// what the fast paths check their values against without walking the bytes again. Nil when the method's
+    /// rules are more than one string rule per member (a rule on the object, a member that is not in `keys`
+    /// but required, a key it does not describe), so its calls get the full check.
+    func plainStrings(method: String, keys: [String]) -> PlainStringRules? {
+        guard let root = roots[method] else { return nil }
+        let object = schema.nodes[root]
+        guard object.kinds.contains(.object), object.propertyNames == nil, object.allOf.isEmpty,
+            object.anyOf.isEmpty, object.oneOf.isEmpty,
+            object.required.allSatisfy({ keys.contains(object.properties[$0].name) })
+        else { return nil }
+        var nodes: [Int] = []
+        for key in keys {
+            guard let property = object.properties.first(where: { $0.name == key }) else { return nil }
+            nodes.append(property.node)
+        }
+        return PlainStringRules(contract: self, nodes: nodes)
+    }
+
+    /// Whether the string `value` satisfies node `index` and every `allOf` branch below it (a named schema is
+    /// a node whose one branch is the schema); false also for `anyOf`/`oneOf`, left to the full check.
+    fileprivate func admits(string value: String, node index: Int) -> Bool {
+        let rule = schema.nodes[index]
+        guard rule.kinds.contains(.string), rule.anyOf.isEmpty, rule.oneOf.isEmpty else { return false }
+        if rule.minLength != nil || rule.maxLength != nil {
+            let scalars = value.unicodeScalars.count
+            if let minimum = rule.minLength, scalars < minimum { return false }
+            if let maximum = rule.maxLength, scalars > maximum { return false }
+        }
+        if rule.readsText {
+            var text = value
+            let matches = text.withUTF8 { utf8 in
+                (rule.enumValues.map { $0.contains { $0.elementsEqual(utf8) } } ?? true)
+                    && (rule.pattern?.matches(utf8) ?? true)
+            }
+            if !matches { return false }
+        }
+        return rule.allOf.allSatisfy { admits(string: value, node: $0) }
+    }
+
     private static let empty: [UInt8] = Array("{}".utf8)
+}
+
+/// The rules of a method's string params, in the order of the keys asked for (`ParamsContract.plainStrings`).
+struct PlainStringRules: Sendable {
+    let contract: ParamsContract
+    let nodes: [Int]
+
+    /// Whether the values (one per key, in order) satisfy the rules; false sends the call to the full check,
+    /// which names the field and the rule.
+    func admit(_ values: [String]) -> Bool {
+        values.count == nodes.count && zip(values, nodes).allSatisfy { contract.admits(string: $0, node: $1) }
+    }
 }
 
 /// The params broke the document's rules (answered -32602, INVALID_ARGUMENT, with the field).

@@ -12,6 +12,7 @@ struct SchemaPattern: Sendable {
     let source: String
     private let root: Node
     private let anchoredAtStart: Bool
+    private let recent = RecentMatches()
 
     /// Why a pattern could not be compiled.
     struct Unsupported: Error, CustomStringConvertible {
@@ -60,6 +61,15 @@ struct SchemaPattern: Sendable {
 
     /// True when the pattern matches somewhere in `text` (JSON Schema patterns are not implicitly anchored).
     func matches(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if recent.contains(text) { return true }
+        guard match(text) else { return false }
+        recent.insert(text)
+        return true
+    }
+
+    func matches(_ text: [UInt8]) -> Bool { text.withUnsafeBufferPointer { matches($0) } }
+
+    private func match(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var budget = Budget()
         let starts = anchoredAtStart ? 0...0 : 0...text.count
         for start in starts {
@@ -70,8 +80,6 @@ struct SchemaPattern: Sendable {
         }
         return false
     }
-
-    func matches(_ text: [UInt8]) -> Bool { text.withUnsafeBufferPointer { matches($0) } }
 
     struct Budget {
         var steps = 200_000

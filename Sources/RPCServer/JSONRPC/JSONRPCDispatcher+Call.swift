@@ -42,16 +42,16 @@ extension JSONRPCDispatcher {
         case .failure(let error): return answer(call, error: error, metricMethod: method.name)
         case .success(let prepared): context = prepared
         }
-        if let refused = checkContract(call) { return answer(call, error: refused, metricMethod: method.name) }
-        if let fast = fastPaths[call.method] {
+        if let fast = fastPaths[call.method], let values = fast.read(call.params) {
             do {
-                if let bytes = try fast.answer(context, call.params) {
+                if let bytes = try fast.answer(context, values) {
                     return finish(.success(bytes), call: call, context: context)
                 }
             } catch {
                 return finish(.failure(error), call: call, context: context)
             }
         }
+        if let refused = checkContract(call) { return answer(call, error: refused, metricMethod: method.name) }
         let params = RPCParams(bytes: call.params, codec: codec)
         switch method.body {
         case .immediate(let handler):

@@ -110,7 +110,9 @@ public final class JSONRPCDispatcher: Sendable {
         self.metrics = metrics
         self.log = log
         var fast: [String: RPCFastPath] = [:]
-        for path in fastPaths where table[path.method] != nil { fast[path.method] = path }
+        for path in fastPaths where table[path.method] != nil {
+            if let checked = path.checked(by: contract) { fast[path.method] = checked }
+        }
         self.fastPaths = fast
         self.contract = contract
     }

@@ -2,17 +2,48 @@
 /// deadline are checked and before the method's handler.
 ///
 /// Why: for a call as small as `CanOpen.Check`, decoding the params with `JSONDecoder` and encoding the
-/// result with `JSONEncoder` cost as much as the decision itself. A fast path reads the params straight
-/// from the bytes and writes the result bytes itself; whenever the call is not the plain shape it knows
-/// (escapes, numbers, unknown members, bad values), it returns nil and the method's handler answers,
-/// errors included, exactly as without it.
+/// result with `JSONEncoder` cost as much as the decision itself, and walking the params once more to
+/// check them against the API description cost a tenth of the call. The dispatcher reads the params of a
+/// fast path straight from the bytes as flat strings (`read`), checks those strings against the description
+/// (`ParamsContract.admits`) and hands them to `answer`, which writes the result bytes itself. Whenever the
+/// call is not the plain shape (escapes, numbers, unknown members, values the description refuses or the
+/// fast path cannot read), the full check and the method's handler answer, errors included, exactly as
+/// without it.
 struct RPCFastPath: Sendable {
     /// The method it answers (`CanOpen.Check`).
     let method: String
-    /// The params it reads; a call with any other is left to the handler.
+    /// The params it reads, all required; a call with any other is left to the handler.
     let params: [String]
-    /// The result bytes, or nil to let the method's handler answer. Thrown errors are the method's errors.
-    let answer: @Sendable (RPCContext, ArraySlice<UInt8>?) throws -> [UInt8]?
+    /// The result bytes for the values of `params` (in that order), or nil to let the method's handler
+    /// answer. Thrown errors are the method's errors.
+    let answer: @Sendable (RPCContext, [String]) throws -> [UInt8]?
+
+    private let keys: [[UInt8]]
+    /// The API description's rules for the values; nil: unchecked (a dispatcher without a description).
+    private(set) var rules: PlainStringRules?
+
+    init(method: String, params: [String], answer: @escaping @Sendable (RPCContext, [String]) throws -> [UInt8]?) {
+        self.method = method
+        self.params = params
+        self.answer = answer
+        keys = params.map { Array($0.utf8) }
+    }
+
+    /// The fast path held to `contract`'s rules; nil when they are not plain string rules it can check
+    /// itself (then every call gets the full check and the handler).
+    func checked(by contract: ParamsContract?) -> RPCFastPath? {
+        guard let contract else { return self }
+        var checked = self
+        checked.rules = contract.plainStrings(method: method, keys: params)
+        return checked.rules == nil ? nil : checked
+    }
+
+    /// The values of `params` when the call's params are an object of exactly those members, each a plain
+    /// string (see `FlatJSONObject`) that the description's rules admit; nil otherwise.
+    func read(_ bytes: ArraySlice<UInt8>?) -> [String]? {
+        guard let values = bytes.flatMap({ FlatJSONObject.strings($0, keys: keys) }) else { return nil }
+        return rules.map { $0.admit(values) } ?? true ? values : nil
+    }
 }
 
 /// Reads a JSON object whose members are all strings, as the fast paths need.
@@ -21,7 +52,7 @@ struct RPCFastPath: Sendable {
 /// anything else (nested values, numbers, duplicate members, escapes other than `\"`, `\\` and `\/`)
 /// gives nil. Those three are decoded, because ETags are quoted: every `ifNoneMatch` holds `\"`.
 enum FlatJSONObject {
-    static func strings(_ bytes: ArraySlice<UInt8>, keys: [StaticString]) -> [String]? {
+    static func strings(_ bytes: ArraySlice<UInt8>, keys: [[UInt8]]) -> [String]? {
         var values = [String?](repeating: nil, count: keys.count)
         var i = bytes.startIndex
         let end = bytes.endIndex
@@ -65,11 +96,7 @@ enum FlatJSONObject {
             i += 1
             skipSpace()
             guard let value = plainString() else { return nil }
-            guard
-                let slot = keys.firstIndex(where: { name in
-                    name.withUTF8Buffer { $0.elementsEqual(key) }
-                }), values[slot] == nil
-            else { return nil }
+            guard let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), values[slot] == nil else { return nil }
             values[slot] = String(decoding: value, as: UTF8.self)
             skipSpace()
             guard i < end else { return nil }

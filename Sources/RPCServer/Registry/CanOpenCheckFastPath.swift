@@ -7,7 +7,7 @@ import RouteCore
 enum CanOpenCheckFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
         RPCFastPath(method: API.CanOpenCheck.name, params: CanOpenFastParams.keys("url")) { _, params in
-            guard let read = CanOpenFastParams(params, last: "url") else { return nil }
+            guard let read = CanOpenFastParams(params) else { return nil }
             let input = API.CanOpenCheck.Input(
                 app: read.app, platform: read.platform, version: read.version, url: read.last)
             return encode(try service.check(input))

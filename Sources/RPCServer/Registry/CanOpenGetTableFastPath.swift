@@ -8,7 +8,7 @@ import RouteCore
 enum CanOpenGetTableFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
         RPCFastPath(method: API.CanOpenGetTable.name, params: CanOpenFastParams.keys("ifNoneMatch")) { _, params in
-            guard let read = CanOpenFastParams(params, last: "ifNoneMatch") else { return nil }
+            guard let read = CanOpenFastParams(params) else { return nil }
             let input = API.CanOpenGetTable.Input(
                 app: read.app, platform: read.platform, version: read.version, ifNoneMatch: read.last)
             return try RegistryMethods.canOpenTableJSON(service, input).bytes
