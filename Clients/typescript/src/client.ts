@@ -2,6 +2,7 @@ import { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
 import type { ClientMethodName, MethodInfo, MethodName, PagedMethodName, RegistryApi } from "./api.js";
 import { ProtocolError, RegistryError, STATUS_NAMES, Status } from "./errors.js";
 import type { ErrorDetail } from "./errors.js";
+import { resolveSettings } from "./settings.js";
 
 /** The part of an `AbortSignal` the client needs (structural, so any fetch implementation's signal fits). */
 export interface AbortSignalLike {
@@ -86,14 +87,14 @@ export class RouteRegistryClient {
   private nextId = 1;
 
   /**
-   * A client configured as the `routereg` CLI is by its environment: `ROUTEREG_SERVER` (default
-   * `http://127.0.0.1:8080`) and `ROUTEREG_TOKEN`; `overrides` win.
+   * A client configured as the `routereg` CLI is: `ROUTEREG_SERVER` / `ROUTEREG_TOKEN`, else the CLI's config
+   * file (`$ROUTEREG_CONFIG`, else `$XDG_CONFIG_HOME/routereg/config.json`, else `~/.config/routereg/config.json`,
+   * holding `{"server": ..., "token": ...}`), else `http://127.0.0.1:8080` without a token; `overrides` win over
+   * all of them. `env` is Node's `process.env` by default. Throws an Error naming the file when it is malformed.
    */
   static fromEnv(overrides: Partial<ClientOptions> = {}, env?: Environment): RouteRegistryClient {
     const variables = env ?? (globalThis as { process?: { env?: Environment } }).process?.env ?? {};
-    const options: ClientOptions = { server: variables.ROUTEREG_SERVER || "http://127.0.0.1:8080" };
-    if (variables.ROUTEREG_TOKEN) options.token = variables.ROUTEREG_TOKEN;
-    return new RouteRegistryClient({ ...options, ...overrides });
+    return new RouteRegistryClient({ ...resolveSettings(variables), ...overrides });
   }
 
   constructor(options: ClientOptions) {

@@ -34,3 +34,8 @@ declare const console: { warn(...args: unknown[]): void; error(...args: unknown[
 declare class TextEncoder {
   encode(input: string): { byteLength: number };
 }
+
+// The one Node module the package imports: `fromEnv` reads the CLI's config file.
+declare module "node:fs" {
+  export function readFileSync(path: string, encoding: "utf8"): string;
+}

@@ -2,6 +2,9 @@
 // logical call) and pagination helpers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { METHOD_INFO, RegistryError, RouteRegistryClient, Status } from "../dist/esm/index.js";
 import { sendJSON, startServer } from "./support/rpcServer.mjs";
 
@@ -38,6 +41,63 @@ test("fromEnv reads ROUTEREG_SERVER and ROUTEREG_TOKEN; overrides win", async ()
     }
   } finally {
     await server.close();
+  }
+});
+
+/** Writes `content` (JSON, or text as given) as `<dir>/routereg/config.json`, where the CLI looks under XDG_CONFIG_HOME. */
+function writeConfig(dir, content) {
+  const file = path.join(dir, "routereg", "config.json");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+  return file;
+}
+
+test("fromEnv reads the routereg CLI's config file as the CLI does: the environment first, then the file", async () => {
+  const server = await scripted(() => ({ result: { apps: [] } }));
+  const dir = mkdtempSync(path.join(tmpdir(), "routereg-config-"));
+  const tokens = async (env, overrides = {}) => {
+    await RouteRegistryClient.fromEnv(overrides, env).appsList();
+    return server.seen.at(-1).headers.authorization;
+  };
+  try {
+    const file = writeConfig(path.join(dir, "xdg"), { server: server.url, token: "from-xdg" });
+    assert.equal(await tokens({ XDG_CONFIG_HOME: path.join(dir, "xdg"), HOME: "/nonexistent" }), "Bearer from-xdg");
+    writeConfig(path.join(dir, "home", ".config"), { server: server.url, token: "from-home" });
+    assert.equal(await tokens({ HOME: path.join(dir, "home") }), "Bearer from-home", "~/.config/routereg/config.json");
+    assert.equal(await tokens({ ROUTEREG_CONFIG: file, XDG_CONFIG_HOME: path.join(dir, "home", ".config") }), "Bearer from-xdg",
+      "ROUTEREG_CONFIG names the file");
+    assert.equal(await tokens({ ROUTEREG_CONFIG: file, ROUTEREG_TOKEN: "from-env" }), "Bearer from-env", "ROUTEREG_TOKEN wins over the file");
+    assert.equal(await tokens({ ROUTEREG_CONFIG: file }, { token: "override" }), "Bearer override", "overrides win over both");
+
+    // ROUTEREG_SERVER wins over the file's server: the file names a server nobody listens on.
+    const elsewhere = writeConfig(path.join(dir, "elsewhere"), { server: "http://127.0.0.1:1", token: "t" });
+    assert.equal(await tokens({ ROUTEREG_CONFIG: elsewhere, ROUTEREG_SERVER: server.url }), "Bearer t");
+    const before = server.seen.length;
+    await assert.rejects(RouteRegistryClient.fromEnv({ retries: 0 }, { ROUTEREG_CONFIG: elsewhere }).appsList(),
+      (error) => error instanceof RegistryError && error.code === Status.UNAVAILABLE);
+    assert.equal(server.seen.length, before, "without ROUTEREG_SERVER the call goes to the file's server");
+
+    // Empty values count as unset, and no file at all is the default server without a token.
+    const empty = writeConfig(path.join(dir, "empty"), { server: "", token: "" });
+    assert.equal(await tokens({ ROUTEREG_CONFIG: empty, ROUTEREG_SERVER: server.url }), undefined);
+    assert.equal(await tokens({ ROUTEREG_SERVER: server.url, HOME: path.join(dir, "nobody") }), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await server.close();
+  }
+});
+
+test("fromEnv refuses a malformed config file, naming it", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "routereg-config-"));
+  try {
+    for (const content of ["{not json", "[]", JSON.stringify({ server: 8080 }), JSON.stringify({ token: ["x"] })]) {
+      const file = writeConfig(dir, content);
+      assert.throws(() => RouteRegistryClient.fromEnv({}, { ROUTEREG_CONFIG: file }),
+        (error) => error instanceof Error && error.message.includes(file) && error.message.includes('{"server"'),
+        `refuses ${content}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -78,8 +78,10 @@ export declare class RouteRegistryClient {
     private readonly maxBackoffMs;
     private nextId;
     /**
-     * A client configured as the `routereg` CLI is by its environment: `ROUTEREG_SERVER` (default
-     * `http://127.0.0.1:8080`) and `ROUTEREG_TOKEN`; `overrides` win.
+     * A client configured as the `routereg` CLI is: `ROUTEREG_SERVER` / `ROUTEREG_TOKEN`, else the CLI's config
+     * file (`$ROUTEREG_CONFIG`, else `$XDG_CONFIG_HOME/routereg/config.json`, else `~/.config/routereg/config.json`,
+     * holding `{"server": ..., "token": ...}`), else `http://127.0.0.1:8080` without a token; `overrides` win over
+     * all of them. `env` is Node's `process.env` by default. Throws an Error naming the file when it is malformed.
      */
     static fromEnv(overrides?: Partial<ClientOptions>, env?: Environment): RouteRegistryClient;
     constructor(options: ClientOptions);

@@ -3,6 +3,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.RouteRegistryClient = void 0;
 const api_js_1 = require("./api.js");
 const errors_js_1 = require("./errors.js");
+const settings_js_1 = require("./settings.js");
 /**
  * A JSON-RPC 2.0 client for the registry: `appsCreate`, `routesCreate`, `releasesPublish`, `canOpenCheck`,
  * `associationsWatch`, ... Application errors reject with `RegistryError` (gRPC code and status name),
@@ -26,15 +27,14 @@ class RouteRegistryClient {
         this.fetchImpl = fetchImpl;
     }
     /**
-     * A client configured as the `routereg` CLI is by its environment: `ROUTEREG_SERVER` (default
-     * `http://127.0.0.1:8080`) and `ROUTEREG_TOKEN`; `overrides` win.
+     * A client configured as the `routereg` CLI is: `ROUTEREG_SERVER` / `ROUTEREG_TOKEN`, else the CLI's config
+     * file (`$ROUTEREG_CONFIG`, else `$XDG_CONFIG_HOME/routereg/config.json`, else `~/.config/routereg/config.json`,
+     * holding `{"server": ..., "token": ...}`), else `http://127.0.0.1:8080` without a token; `overrides` win over
+     * all of them. `env` is Node's `process.env` by default. Throws an Error naming the file when it is malformed.
      */
     static fromEnv(overrides = {}, env) {
         const variables = env ?? globalThis.process?.env ?? {};
-        const options = { server: variables.ROUTEREG_SERVER || "http://127.0.0.1:8080" };
-        if (variables.ROUTEREG_TOKEN)
-            options.token = variables.ROUTEREG_TOKEN;
-        return new RouteRegistryClient({ ...options, ...overrides });
+        return new RouteRegistryClient({ ...(0, settings_js_1.resolveSettings)(variables), ...overrides });
     }
     /** Calls `method` by its wire name; the typed methods are shorthands for this. */
     async call(method, params, options = {}) {
