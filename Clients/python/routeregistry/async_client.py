@@ -9,15 +9,17 @@ on the standard library's asyncio streams.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Dict, Optional, Type
+from typing import Any, AsyncIterator, Dict, Optional, Sequence, TextIO, Type
 
-from . import _protocol
+from . import _protocol, _publish
 from ._async_transport import AsyncTransport
-from ._methods import METHOD_INFO, _AsyncMethods
+from ._methods import METHOD_INFO, AnyVersion, _AsyncMethods
+from ._schema import Platform, ReleaseEventResult
 from ._settings import resolve_settings
 from .errors import ProtocolError
 
 __all__ = ["AsyncClient"]
+
 
 class AsyncClient(_AsyncMethods):
     """A RouteRegistry API client for asyncio programs; options, deadlines, retries and errors as `Client`'s."""
@@ -74,3 +76,19 @@ class AsyncClient(_AsyncMethods):
             if token in seen:
                 raise ProtocolError(-32603, f"{method} returned the page token {token!r} twice", method=method)
             seen.add(token)
+
+    async def publish_release(self, app: str, platform: Platform, version: AnyVersion,
+                              fail_on: Sequence[str] = ("error",), preview: bool = True,
+                              out: Optional[TextIO] = None) -> ReleaseEventResult:
+        """Publishes a release for a CI job, as `Client.publish_release` does: a dry run through
+        `Associations.Preview` first (with `preview`), `LintFailure` on lint findings of a `fail_on` severity,
+        each domain's resulting revision printed to `out` only when given."""
+        release = _publish.release_name(app, platform, version)
+        fail_on = tuple(fail_on)
+        if preview:
+            dry_run = await self.associations_preview(app, platform, version, "publish")
+            _publish.check_lint(release, dry_run, fail_on, published=False)
+        result = await self.releases_publish(app, platform, version)
+        _publish.report(release, result, out)
+        _publish.check_lint(release, result, fail_on, published=True)
+        return result

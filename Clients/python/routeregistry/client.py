@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, Iterator, Optional, Sequence, TextIO, Type
 
-from . import _protocol
-from ._methods import METHOD_INFO, AnyVersion, _Methods, _v
+from . import _protocol, _publish
+from ._methods import METHOD_INFO, AnyVersion, _Methods
 from ._schema import (
     AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput, Token,
 )
 from ._settings import resolve_settings
 from ._transport import Transport
-from .errors import LintFailure, ProtocolError
+from .errors import ProtocolError
 
 __all__ = ["Client", "METHODS", "python_name"]
 
@@ -148,28 +148,15 @@ class Client(_Methods):
         With `preview` (the default) the publish is first dry-run through `Associations.Preview`, so a
         failing lint stops the job before anything changes; findings the real publish reports are checked
         again (the release is then live, and `LintFailure.published` is true). Each domain's resulting
-        revision is printed to `out` when given (by default nothing is printed). Errors from the server raise `RegistryError`.
+        revision is printed to `out` when given (by default nothing is printed). Errors from the server raise
+        `RegistryError`.
         """
-        release = f"{app} {platform} {_v(version)}"
+        release = _publish.release_name(app, platform, version)
         fail_on = tuple(fail_on)
         if preview:
             dry_run = self.associations_preview(app, platform, version, "publish")
-            findings = list(dry_run.get("lint") or [])
-            if any(f.get("severity") in fail_on for f in findings):
-                raise LintFailure(release, findings, fail_on, published=False, result=dry_run)
+            _publish.check_lint(release, dry_run, fail_on, published=False)
         result = self.releases_publish(app, platform, version)
-        findings = list(result.get("lint") or [])
-        if out is not None:
-            state = (result.get("release") or {}).get("state", "?")
-            print(f"published {release}: {state}", file=out)
-            for ref in result.get("revisions") or []:
-                changed = "new revision" if ref.get("changed") else "unchanged"
-                print(f"  {ref.get('host')} {ref.get('kind', 'aasa')} revision {ref.get('revision')} "
-                      f"({changed}) etag {ref.get('etag')}", file=out)
-            for finding in findings:
-                route = f" [route {finding['route']}]" if finding.get("route") else ""
-                print(f"  lint {finding.get('severity')} {finding.get('code')}{route}: {finding.get('message')}",
-                      file=out)
-        if any(f.get("severity") in fail_on for f in findings):
-            raise LintFailure(release, findings, fail_on, published=True, result=result)
+        _publish.report(release, result, out)
+        _publish.check_lint(release, result, fail_on, published=True)
         return result

@@ -1,6 +1,7 @@
 """The client's HTTP handling against a tiny scripted JSON-RPC server (http.server in a thread): result and
 error decoding, headers, retries (and the writes that must not be retried), pagination, publish_release."""
 
+import asyncio
 import io
 import json
 import socket
@@ -10,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from routeregistry import Client, LintFailure, ProtocolError, RegistryError, TransportError
+from routeregistry import AsyncClient, Client, LintFailure, ProtocolError, RegistryError, TransportError
 
 
 class FakeRegistry:
@@ -338,10 +339,23 @@ def scripted(preview_lint, publish=PUBLISHED):
     return script
 
 
-def test_publish_release_prints_revisions():
+@pytest.fixture(params=["Client", "AsyncClient"])
+def publish_release(request):
+    """`publish_release(url, ...)` of the blocking client, or of the asyncio one run to completion: both clients
+    publish with the same semantics, so every publish_release test runs against each."""
+    if request.param == "Client":
+        return lambda url, *args, **kw: client(url).publish_release(*args, **kw)
+
+    async def run(url, *args, **kw):
+        async with AsyncClient(url, retries=3, timeout=5) as c:
+            return await c.publish_release(*args, **kw)
+    return lambda url, *args, **kw: asyncio.run(run(url, *args, **kw))
+
+
+def test_publish_release_prints_revisions(publish_release):
     out = io.StringIO()
     with FakeRegistry(scripted([])) as fake:
-        result = client(fake.url).publish_release("badoo", "ios", "5.12.0", out=out)
+        result = publish_release(fake.url, "badoo", "ios", "5.12.0", out=out)
     assert result == PUBLISHED
     assert fake.methods == ["Associations.Preview", "Releases.Publish"]
     assert fake.requests[0]["body"]["params"] == {"app": "badoo", "platform": "ios", "version": "5.12.0",
@@ -353,12 +367,12 @@ def test_publish_release_prints_revisions():
     assert "lint warning legacy_unreachable" in text
 
 
-def test_publish_release_stops_before_publishing_on_preview_lint():
+def test_publish_release_stops_before_publishing_on_preview_lint(publish_release):
     lint = [{"severity": "error", "code": "shadowed_rule", "message": "/l/a/* can never match", "route": "lookalikes"},
             {"severity": "warning", "code": "size_near_limit", "message": "120 KB of 128 KB"}]
     with FakeRegistry(scripted(lint)) as fake:
         with pytest.raises(LintFailure) as caught:
-            client(fake.url).publish_release("badoo", "ios", "5.12.0", out=None)
+            publish_release(fake.url, "badoo", "ios", "5.12.0", out=None)
     assert fake.methods == ["Associations.Preview"]
     failure = caught.value
     assert not failure.published and failure.failing == lint[:1]
@@ -368,10 +382,10 @@ def test_publish_release_stops_before_publishing_on_preview_lint():
     assert lines[2] == "       warning size_near_limit: 120 KB of 128 KB"
 
 
-def test_publish_release_fail_on_warnings_checks_the_publish_too():
+def test_publish_release_fail_on_warnings_checks_the_publish_too(publish_release):
     with FakeRegistry(scripted([])) as fake:
         with pytest.raises(LintFailure) as caught:
-            client(fake.url).publish_release("badoo", "ios", "5.12.0", fail_on=("error", "warning"), out=None)
+            publish_release(fake.url, "badoo", "ios", "5.12.0", fail_on=("error", "warning"), out=None)
     assert fake.methods == ["Associations.Preview", "Releases.Publish"]
     assert caught.value.published and caught.value.result == PUBLISHED
     assert "(it WAS published)" in str(caught.value)

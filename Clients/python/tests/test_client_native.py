@@ -3,6 +3,7 @@ per-call deadlines, `with Client(...)`, an asyncio client, idempotent retries of
 `from_env` reading the CLI's config file, no printing unless asked, TLS mistakes not retried."""
 
 import asyncio
+import io
 import json
 import threading
 import time
@@ -15,7 +16,7 @@ from routeregistry import (
     RouteRegistryError, Unavailable, error_for,
 )
 from routeregistry import _methods
-from test_client_http import FakeRegistry, app_error, client, err, ok
+from test_client_http import FakeRegistry, app_error, client, err, ok, publish_release  # noqa: F401 (a fixture)
 
 
 @pytest.mark.parametrize("code, cls", [
@@ -151,7 +152,7 @@ def test_https_to_a_plain_http_server_fails_at_once_and_clearly():
     assert not isinstance(caught.value, Unavailable)
 
 
-def test_publish_release_prints_nothing_unless_asked(capsys):
+def test_publish_release_prints_nothing_unless_asked(capsys, publish_release):
     result = {"release": {"state": "live"}, "revisions": [{"host": "m.badoo.com", "revision": 2, "changed": True}],
               "lint": []}
 
@@ -160,11 +161,10 @@ def test_publish_release_prints_nothing_unless_asked(capsys):
         return 200, {"jsonrpc": "2.0", "id": request["id"], "result": answer}
 
     with FakeRegistry(script) as fake:
-        client(fake.url).publish_release("badoo", "ios", "5.12.0")
+        publish_release(fake.url, "badoo", "ios", "5.12.0")
         assert capsys.readouterr().out == ""
-        import io
         out = io.StringIO()
-        client(fake.url).publish_release("badoo", "ios", "5.12.0", out=out)
+        publish_release(fake.url, "badoo", "ios", "5.12.0", out=out)
     assert "m.badoo.com aasa revision 2 (new revision)" in out.getvalue()
 
 

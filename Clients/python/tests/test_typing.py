@@ -46,10 +46,16 @@ async def revisions(host: str) -> List[int]:
         return [r["revision"] for r in page["revisions"] if "revision" in r]
 
 
+async def publish(version: str) -> bool:
+    async with AsyncClient.from_env() as client:
+        result = await client.publish_release("badoo", "ios", version, fail_on=("error", "warning"))
+        return any(r.get("changed") for r in result["revisions"])
+
+
 def main() -> None:
     with Client.from_env(timeout=5) as client:
         print(fallback(client, "https://m.badoo.com/l/a/42"), app_ids(client))
-    print(asyncio.run(revisions("m.badoo.com")))
+    print(asyncio.run(revisions("m.badoo.com")), asyncio.run(publish("5.12.0")))
     assert issubclass(NotFound, RegistryError)
 '''
 

@@ -1,0 +1,37 @@
+"""What `publish_release` decides and prints, shared by the blocking and the asyncio client so both publish with
+the same semantics: a lint finding of a `fail_on` severity fails the job, and nothing is printed unless an
+`out` stream is given."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Sequence, TextIO
+
+from ._methods import AnyVersion, _v
+from .errors import LintFailure
+
+
+def release_name(app: str, platform: str, version: AnyVersion) -> str:
+    """`badoo ios 5.12.0`, as `LintFailure` and the report name the release."""
+    return f"{app} {platform} {_v(version)}"
+
+
+def check_lint(release: str, result: Mapping[str, Any], fail_on: Sequence[str], published: bool) -> None:
+    """Raises `LintFailure` when the preview's or publish's lint has a finding of a `fail_on` severity."""
+    findings = list(result.get("lint") or [])
+    if any(f.get("severity") in fail_on for f in findings):
+        raise LintFailure(release, findings, fail_on, published=published, result=result)
+
+
+def report(release: str, result: Mapping[str, Any], out: Optional[TextIO]) -> None:
+    """Prints the release's state, each domain's resulting revision and the lint findings to `out`, if any."""
+    if out is None:
+        return
+    state = (result.get("release") or {}).get("state", "?")
+    print(f"published {release}: {state}", file=out)
+    for ref in result.get("revisions") or []:
+        changed = "new revision" if ref.get("changed") else "unchanged"
+        print(f"  {ref.get('host')} {ref.get('kind', 'aasa')} revision {ref.get('revision')} "
+              f"({changed}) etag {ref.get('etag')}", file=out)
+    for finding in result.get("lint") or []:
+        route = f" [route {finding['route']}]" if finding.get("route") else ""
+        print(f"  lint {finding.get('severity')} {finding.get('code')}{route}: {finding.get('message')}", file=out)
