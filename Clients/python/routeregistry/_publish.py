@@ -4,15 +4,32 @@ the same semantics: a lint finding of a `fail_on` severity fails the job, and no
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping, Optional, Sequence, TextIO
 
 from ._methods import AnyVersion, _v
-from .errors import LintFailure
+from .errors import LintFailure, Status, error_for
 
 
 def release_name(app: str, platform: str, version: AnyVersion) -> str:
     """`badoo ios 5.12.0`, as `LintFailure` and the report name the release."""
     return f"{app} {platform} {_v(version)}"
+
+
+def deadline(timeout: Optional[float]) -> Optional[float]:
+    """When the whole publish (preview and publish) must be over, on the monotonic clock; None for no timeout."""
+    return None if timeout is None else time.monotonic() + timeout
+
+
+def remaining(release: str, deadline: Optional[float]) -> Optional[float]:
+    """The time left for the publish itself; DeadlineExceeded, before anything is sent, once there is none."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise error_for(Status.DEADLINE_EXCEEDED, None, f"publish_release {release}: the deadline passed before "
+                        "the publish was sent (nothing was published)", method="Releases.Publish")
+    return left
 
 
 def check_lint(release: str, result: Mapping[str, Any], fail_on: Sequence[str], published: bool) -> None:

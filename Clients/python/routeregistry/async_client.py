@@ -79,16 +79,18 @@ class AsyncClient(_AsyncMethods):
 
     async def publish_release(self, app: str, platform: Platform, version: AnyVersion,
                               fail_on: Sequence[str] = ("error",), preview: bool = True,
-                              out: Optional[TextIO] = None) -> ReleaseEventResult:
+                              out: Optional[TextIO] = None, *,
+                              timeout: Optional[float] = None) -> ReleaseEventResult:
         """Publishes a release for a CI job, as `Client.publish_release` does: a dry run through
         `Associations.Preview` first (with `preview`), `LintFailure` on lint findings of a `fail_on` severity,
-        each domain's resulting revision printed to `out` only when given."""
+        each domain's resulting revision printed to `out` only when given, `timeout` over both calls."""
         release = _publish.release_name(app, platform, version)
         fail_on = tuple(fail_on)
+        deadline = _publish.deadline(timeout)
         if preview:
-            dry_run = await self.associations_preview(app, platform, version, "publish")
+            dry_run = await self.associations_preview(app, platform, version, "publish", timeout=timeout)
             _publish.check_lint(release, dry_run, fail_on, published=False)
-        result = await self.releases_publish(app, platform, version)
+        result = await self.releases_publish(app, platform, version, timeout=_publish.remaining(release, deadline))
         _publish.report(release, result, out)
         _publish.check_lint(release, result, fail_on, published=True)
         return result

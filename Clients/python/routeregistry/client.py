@@ -142,21 +142,24 @@ class Client(_Methods):
     # ---- CI
 
     def publish_release(self, app: str, platform: Platform, version: AnyVersion, fail_on: Sequence[str] = ("error",),
-                        preview: bool = True, out: Optional[TextIO] = None) -> ReleaseEventResult:
+                        preview: bool = True, out: Optional[TextIO] = None, *,
+                        timeout: Optional[float] = None) -> ReleaseEventResult:
         """Publishes a release for a CI job: fails with `LintFailure` on lint findings of a `fail_on` severity.
 
         With `preview` (the default) the publish is first dry-run through `Associations.Preview`, so a
         failing lint stops the job before anything changes; findings the real publish reports are checked
         again (the release is then live, and `LintFailure.published` is true). Each domain's resulting
-        revision is printed to `out` when given (by default nothing is printed). Errors from the server raise
-        `RegistryError`.
+        revision is printed to `out` when given (by default nothing is printed). `timeout` (seconds) bounds the
+        preview and the publish together (the client's default bounds each); once it has passed the publish is
+        not sent. Errors from the server raise `RegistryError`.
         """
         release = _publish.release_name(app, platform, version)
         fail_on = tuple(fail_on)
+        deadline = _publish.deadline(timeout)
         if preview:
-            dry_run = self.associations_preview(app, platform, version, "publish")
+            dry_run = self.associations_preview(app, platform, version, "publish", timeout=timeout)
             _publish.check_lint(release, dry_run, fail_on, published=False)
-        result = self.releases_publish(app, platform, version)
+        result = self.releases_publish(app, platform, version, timeout=_publish.remaining(release, deadline))
         _publish.report(release, result, out)
         _publish.check_lint(release, result, fail_on, published=True)
         return result

@@ -253,3 +253,33 @@ def test_async_client_deadline_and_concurrency():
         results = asyncio.run(concurrently(fake.url))
     assert results == [{"id": str(i)} for i in range(10)]
     assert in_flight["most"] >= 5, "the calls overlap: the client does not serialize them"
+
+
+def test_publish_release_timeout_bounds_the_preview_and_the_publish_together(publish_release):
+    # The preview answers in 0.5 s, the publish in 10 s: a 2 s budget lets the preview through, and the publish is
+    # sent with what is left (told to the server, so it never applies the release after the job gave up), then
+    # fails in time.
+    def script(request, n):
+        time.sleep(0.5 if request["method"] == "Associations.Preview" else 10.0)
+        answer = {"documents": [], "lint": []} if request["method"] == "Associations.Preview" else {}
+        return 200, {"jsonrpc": "2.0", "id": request["id"], "result": answer}
+
+    with FakeRegistry(script) as fake:
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceeded):
+            publish_release(fake.url, "badoo", "ios", "5.12.0", timeout=2.0)
+        assert time.monotonic() - started < 6.0
+    assert fake.methods == ["Associations.Preview", "Releases.Publish"]
+    preview_ms, publish_ms = (int(r["headers"]["X-Request-Timeout-Ms"]) for r in fake.requests)
+    assert 1800 <= preview_ms <= 2000 and publish_ms <= 1500, (preview_ms, publish_ms)
+
+
+def test_publish_release_does_not_publish_once_its_deadline_passed(publish_release):
+    def script(request, n):
+        time.sleep(0.6)
+        return 200, {"jsonrpc": "2.0", "id": request["id"], "result": {"documents": [], "lint": []}}
+
+    with FakeRegistry(script) as fake:
+        with pytest.raises(DeadlineExceeded):
+            publish_release(fake.url, "badoo", "ios", "5.12.0", timeout=0.3)
+    assert fake.methods == ["Associations.Preview"]

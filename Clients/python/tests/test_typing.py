@@ -48,7 +48,7 @@ async def revisions(host: str) -> List[int]:
 
 async def publish(version: str) -> bool:
     async with AsyncClient.from_env() as client:
-        result = await client.publish_release("badoo", "ios", version, fail_on=("error", "warning"))
+        result = await client.publish_release("badoo", "ios", version, fail_on=("error", "warning"), timeout=60)
         return any(r.get("changed") for r in result["revisions"])
 
 
