@@ -63,11 +63,13 @@ export class RegistryError extends Error {
   readonly method?: string;
   /** The underlying error of a transport failure. */
   readonly cause?: unknown;
+  /** The JSON-RPC code when the server answered with a protocol error (-32602 for params it could not decode). */
+  readonly jsonrpcCode?: number;
 
   constructor(
     code: number,
     message: string,
-    options: { status?: string; details?: ErrorDetail[]; method?: string; cause?: unknown } = {},
+    options: { status?: string; details?: ErrorDetail[]; method?: string; cause?: unknown; jsonrpcCode?: number } = {},
   ) {
     super(message);
     this.name = "RegistryError";
@@ -76,13 +78,14 @@ export class RegistryError extends Error {
     this.details = options.details ?? [];
     if (options.method !== undefined) this.method = options.method;
     if (options.cause !== undefined) this.cause = options.cause;
+    if (options.jsonrpcCode !== undefined) this.jsonrpcCode = options.jsonrpcCode;
   }
 }
 
 /**
  * A JSON-RPC protocol error (-32700 parse error, -32600 invalid request, -32601 method not found,
- * -32602 invalid params, -32603 internal error): the request itself was wrong, or the server and client
- * disagree about the API.
+ * -32602 invalid params that name no INVALID_ARGUMENT status, -32603 internal error): the request itself was
+ * wrong, or the server and client disagree about the API. Undecodable params are a `RegistryError`.
  */
 export class ProtocolError extends Error {
   /** The JSON-RPC error code (-32700 ... -32600). */

@@ -129,6 +129,25 @@ test("protocol errors reject with ProtocolError, not RegistryError", async () =>
   }
 });
 
+test("undecodable params (-32602 naming INVALID_ARGUMENT) reject with RegistryError like any other bad input", async () => {
+  // What the registry answers for Releases.Publish with version "five": caught by the same `instanceof
+  // RegistryError` and `Status.INVALID_ARGUMENT` as a bad route id, with the field at fault in details.
+  const violation = [{ field: "version", description: "must be 1 to 4 dot-separated numbers" }];
+  const server = await scripted(() => ({
+    error: { code: -32602, message: "Invalid params: version: must be 1 to 4 dot-separated numbers", data: { status: "INVALID_ARGUMENT", details: violation } },
+  }));
+  try {
+    const client = new RouteRegistryClient({ server: server.url });
+    const error = await client.releasesPublish({ app: "badoo", platform: "ios", version: "five" }).catch((e) => e);
+    assert.ok(error instanceof RegistryError, `${error}`);
+    assert.deepEqual([error.code, error.status, error.jsonrpcCode, error.details, error.method],
+      [Status.INVALID_ARGUMENT, "INVALID_ARGUMENT", -32602, violation, "Releases.Publish"]);
+    assert.match(error.message, /version/);
+  } finally {
+    await server.close();
+  }
+});
+
 test("an unreachable registry is UNAVAILABLE; a non-JSON 503 too", async () => {
   const gone = await scripted(() => ({ result: {} }));
   await gone.close();

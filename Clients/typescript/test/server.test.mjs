@@ -182,6 +182,9 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   await admin.routesCreate({ app: "badoo", route: { id: "help", pattern: { path: "/help/*" }, action: "exclude" }, before: "profile" });
   const first = await admin.releasesPublish({ app: "badoo", platform: "ios", version: "5.11.0" });
   assert.equal(first.release.state, "live");
+  // A version the server cannot decode is bad input like a bad route id: a RegistryError naming the field.
+  await assert.rejects(admin.releasesPublish({ app: "badoo", platform: "ios", version: "five" }),
+    (e) => e instanceof RegistryError && e.status === "INVALID_ARGUMENT" && e.details.some((d) => d.field === "version"));
 
   // 3. The AASA: marker exclusion, /help/* excluded, /u/*, and not /l/a/*.
   const initial = await anonymous.associationsGet({ host: "m.badoo.com" });

@@ -194,11 +194,17 @@ function errorFrom(method, raw) {
     const error = (typeof raw === "object" && raw !== null ? raw : {});
     const code = typeof error.code === "number" ? error.code : errors_js_1.Status.UNKNOWN;
     const message = typeof error.message === "string" ? error.message : "unknown error";
-    if (code <= -32000 && code >= -32768)
-        return new errors_js_1.ProtocolError(code, message, { data: error.data, method });
     const data = (typeof error.data === "object" && error.data !== null ? error.data : {});
-    const statusName = typeof data.status === "string" ? data.status : errors_js_1.STATUS_NAMES[code] ?? "UNKNOWN";
     const details = Array.isArray(data.details) ? data.details.filter((d) => typeof d === "object" && d !== null) : [];
+    if (code <= -32000 && code >= -32768) {
+        // Params the server could not decode at all (-32602 naming INVALID_ARGUMENT) are bad input like any other:
+        // one family for callers, as in the Python client.
+        if (code === -32602 && data.status === "INVALID_ARGUMENT") {
+            return new errors_js_1.RegistryError(errors_js_1.Status.INVALID_ARGUMENT, message, { status: data.status, details, method, jsonrpcCode: code });
+        }
+        return new errors_js_1.ProtocolError(code, message, { data: error.data, method });
+    }
+    const statusName = typeof data.status === "string" ? data.status : errors_js_1.STATUS_NAMES[code] ?? "UNKNOWN";
     return new errors_js_1.RegistryError(code, message, { status: statusName, details, method });
 }
 /** A reply that is not JSON-RPC (a proxy's error page, say) still gets the closest gRPC status. */

@@ -190,11 +190,17 @@ function errorFrom(method, raw) {
     const error = (typeof raw === "object" && raw !== null ? raw : {});
     const code = typeof error.code === "number" ? error.code : Status.UNKNOWN;
     const message = typeof error.message === "string" ? error.message : "unknown error";
-    if (code <= -32000 && code >= -32768)
-        return new ProtocolError(code, message, { data: error.data, method });
     const data = (typeof error.data === "object" && error.data !== null ? error.data : {});
-    const statusName = typeof data.status === "string" ? data.status : STATUS_NAMES[code] ?? "UNKNOWN";
     const details = Array.isArray(data.details) ? data.details.filter((d) => typeof d === "object" && d !== null) : [];
+    if (code <= -32000 && code >= -32768) {
+        // Params the server could not decode at all (-32602 naming INVALID_ARGUMENT) are bad input like any other:
+        // one family for callers, as in the Python client.
+        if (code === -32602 && data.status === "INVALID_ARGUMENT") {
+            return new RegistryError(Status.INVALID_ARGUMENT, message, { status: data.status, details, method, jsonrpcCode: code });
+        }
+        return new ProtocolError(code, message, { data: error.data, method });
+    }
+    const statusName = typeof data.status === "string" ? data.status : STATUS_NAMES[code] ?? "UNKNOWN";
     return new RegistryError(code, message, { status: statusName, details, method });
 }
 /** A reply that is not JSON-RPC (a proxy's error page, say) still gets the closest gRPC status. */

@@ -54,12 +54,14 @@ export class RegistryError extends Error {
             this.method = options.method;
         if (options.cause !== undefined)
             this.cause = options.cause;
+        if (options.jsonrpcCode !== undefined)
+            this.jsonrpcCode = options.jsonrpcCode;
     }
 }
 /**
  * A JSON-RPC protocol error (-32700 parse error, -32600 invalid request, -32601 method not found,
- * -32602 invalid params, -32603 internal error): the request itself was wrong, or the server and client
- * disagree about the API.
+ * -32602 invalid params that name no INVALID_ARGUMENT status, -32603 internal error): the request itself was
+ * wrong, or the server and client disagree about the API. Undecodable params are a `RegistryError`.
  */
 export class ProtocolError extends Error {
     constructor(code, message, options = {}) {
