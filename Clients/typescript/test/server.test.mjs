@@ -92,16 +92,33 @@ async function serveHandler(handler) {
   };
 }
 
-/** The README's server example, as written, in a project that has the package installed (linked). */
-function readmeExample() {
+/** The README's examples (server.mjs, release.mjs), as written, in a project that has the package installed (linked). */
+function readmeExamples() {
   const readme = readFileSync(path.join(packageDir, "README.md"), "utf8");
-  const found = /<!-- example: server\.mjs -->\s*```js\n([\s\S]*?)```/.exec(readme);
-  assert.ok(found, "README.md has the server example");
   const dir = mkdtempSync(path.join(tmpdir(), "routereg-readme-"));
   mkdirSync(path.join(dir, "node_modules", "@routeregistry"), { recursive: true });
   symlinkSync(packageDir, path.join(dir, "node_modules", "@routeregistry", "client"), "dir");
-  writeFileSync(path.join(dir, "server.mjs"), found[1]);
+  const names = [];
+  for (const found of readme.matchAll(/<!-- example: ([\w.]+) -->\s*```js\n([\s\S]*?)```/g)) {
+    writeFileSync(path.join(dir, found[1]), found[2]);
+    names.push(found[1]);
+  }
+  assert.deepEqual(names.sort(), ["release.mjs", "server.mjs"], "README.md has the server and the release script examples");
   return dir;
+}
+
+/** Runs a README script to its end (killed after 60 s); resolves with its exit code and output. */
+function runScript(dir, file, args, env) {
+  const child = spawn(process.execPath, [file, ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60000);
+  return new Promise((resolve) => child.once("close", (code, signal) => {
+    clearTimeout(timer);
+    resolve({ code: code ?? signal, stdout, stderr });
+  }));
 }
 
 /** Runs the example with `env`; resolves with its port once it says where it listens. */
@@ -144,7 +161,7 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
   let handler;
   let web;
   let example;
-  const exampleDir = readmeExample();
+  const exampleDir = readmeExamples();
   t.after(async () => {
     handler?.close();
     await web?.close();
@@ -312,6 +329,22 @@ test("aasaHandler serves the AASA of the §6 scenario and keeps serving it with 
     assert.ok(methods.includes(method), `the audit log has ${method}`);
   }
   assert.ok(audit.entries.every((entry) => typeof entry.actor === "string" && entry.actor !== ""));
+
+  // The README's release script, as a release job runs it: the server and token only in the routereg CLI's
+  // config file. Publishing the live 5.12.0 again changes nothing; a malformed version is reported, not thrown.
+  const configFile = path.join(exampleDir, "config.json");
+  writeFileSync(configFile, JSON.stringify({ server: registry.url, token: registry.adminToken }));
+  const scriptEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("ROUTEREG_")));
+  scriptEnv.ROUTEREG_CONFIG = configFile;
+  const release = await runScript(exampleDir, "release.mjs", [], scriptEnv);
+  assert.equal(release.code, 0, release.stdout + release.stderr);
+  assert.deepEqual(release.stdout.trim().split("\n"), [
+    "open_in_browser unsupported_version", "help /help/*", "profile /u/*", "chat /chat/*", "offer /offer/*", "lookalikes /l/a/*",
+    "apps/badoo/platforms/ios/releases/5.12.0 live",
+  ]);
+  const refused = await runScript(exampleDir, "release.mjs", ["five"], scriptEnv);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr); // 1 would be a crash: an error it did not catch
+  assert.match(refused.stderr, /^INVALID_ARGUMENT .*version/);
 
   // With the registry stopped the handler keeps serving the last good document, ETag and 304 included.
   const finalDocument = await anonymous.associationsGet({ host: "m.badoo.com" });
