@@ -466,8 +466,37 @@ def test_readme_ci_example_publishes_a_release(server, admin, names, tmp_path):
     assert admin.releases_get(app, "ios", "5.0.0")["state"] == "live"
     bad = run(app, "ios", "five")
     assert bad.returncode == 2 and "bad release ios five" in bad.stderr, bad.stderr
+    unknown = run(app, "windows", "5.0.0")
+    assert unknown.returncode == 2 and "unknown platform windows" in unknown.stderr, unknown.stderr
     denied = run(app, "ios", "5.1.0", token="not-a-token")
     assert denied.returncode == 1 and "UNAUTHENTICATED" in denied.stderr, denied.stderr
+
+
+def test_readme_more_example_runs_with_the_cli_config_file(server, admin, tmp_path):
+    # README.md's second example, as written, with the server and token only where the routereg CLI keeps them
+    # (~/.config/routereg/config.json). It names badoo and m.badoo.com, which no other test here creates.
+    readme = (CLIENT_DIR / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"<!-- example: more\.py -->\s*```python\n(.*?)```", readme, re.S)
+    assert example, "README.md has the second example"
+    script = tmp_path / "more.py"
+    script.write_text(example.group(1), encoding="utf-8")
+    admin.apps_create({"id": "badoo", "ios": {"appIds": [IOS_APP_ID]}})
+    admin.domains_create({"host": "m.badoo.com", "apps": ["badoo"]})
+    admin.routes_create("badoo", {"id": "lookalikes", "pattern": {"path": "/l/a/*"},
+                                  "platforms": {"ios": {"since": "5.12.0"}}})
+    admin.releases_publish("badoo", "ios", "5.11.0")
+    config = tmp_path / "home" / ".config" / "routereg" / "config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"server": server["url"], "token": server["admin_token"]}))
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "home"), "PYTHONPATH": str(CLIENT_DIR)}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "unsupported_version", lines  # /l/a/* opens from 5.12.0 on
+    assert any(line.endswith(" Routes.Create") for line in lines[1:-2]), lines
+    assert lines[-2].startswith("NOT_FOUND "), lines
+    revisions = [r["revision"] for r in admin.iter_revisions("m.badoo.com")]
+    assert revisions and lines[-1] == f"revisions of m.badoo.com: {revisions}", lines
 
 
 def test_the_module_called_every_method(openrpc):

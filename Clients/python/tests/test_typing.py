@@ -2,6 +2,7 @@
 `mypy --strict` accepts a consumer that uses typed results and refuses one that misuses them. Without
 py.typed, mypy would skip the package ("missing library stubs or py.typed marker") and every result is Any."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -100,3 +101,13 @@ def test_the_package_itself_passes_mypy_strict(tmp_path):
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
          "routeregistry"], cwd=CLIENT_DIR, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_examples_pass_mypy_strict(tmp_path):
+    # A CI job copies the README's scripts into a typed code base: they must pass the same strict check.
+    readme = (CLIENT_DIR / "README.md").read_text(encoding="utf-8")
+    examples = re.findall(r"<!-- example: ([\w.]+) -->\s*```python\n(.*?)```", readme, re.S)
+    assert [name for name, _ in examples] == ["publish_release.py", "more.py"]
+    for name, source in examples:
+        code, output = run_mypy(tmp_path / name.removesuffix(".py"), source)
+        assert code == 0, f"{name}: {output}"
