@@ -54,6 +54,9 @@ class AsyncTransport:
                 return _protocol.decode(method, request_id, status, payload)
             except asyncio.TimeoutError:
                 raise DeadlineExceeded(4, None, f"deadline of {budget:g} s exceeded", method=method) from None
+            except ProtocolError as failure:
+                failure.method = failure.method or method  # raised below the call, which knows the method
+                raise
             except _NotSent as failure:
                 error = TransportError(f"cannot connect to the registry: {failure}", method, sent=False)
             except _MaybeSent as failure:

@@ -58,6 +58,9 @@ class Transport:
             try:
                 status, payload = self._post(body, remaining)
                 return _protocol.decode(method, request_id, status, payload)
+            except ProtocolError as failure:
+                failure.method = failure.method or method  # raised below the call, which knows the method
+                raise
             except _NotSent as failure:
                 error = TransportError(f"cannot connect to the registry: {failure}", method, sent=False)
             except _MaybeSent as failure:

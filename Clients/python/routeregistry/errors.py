@@ -209,8 +209,9 @@ class ProtocolError(RouteRegistryError):
 
     def __str__(self) -> str:
         where = f"{self.method}: " if self.method else ""
-        if self.code is None:
-            return f"{where}HTTP {self.http_status}: {self.message}"
+        if self.code is None:  # no JSON-RPC answer; an HTTP one when http_status is set (none for a TLS failure)
+            status = "" if self.http_status is None else f"HTTP {self.http_status}: "
+            return f"{where}{status}{self.message}"
         return f"{where}JSON-RPC error {self.code}: {self.message}"
 
 

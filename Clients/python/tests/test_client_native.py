@@ -148,8 +148,30 @@ def test_https_to_a_plain_http_server_fails_at_once_and_clearly():
         with pytest.raises(ProtocolError) as caught:
             c.apps_get("x")
     assert "TLS" in str(caught.value) and "http://" in str(caught.value)
+    # Says which call failed, and no "HTTP None": there was no HTTP answer at all.
+    assert str(caught.value).startswith("Apps.Get: TLS with 127.0.0.1:"), str(caught.value)
+    assert "None" not in str(caught.value), str(caught.value)
     assert c.sleeps == [], "a TLS mistake is not retried"
     assert not isinstance(caught.value, Unavailable)
+
+
+def test_async_https_to_a_plain_http_server_fails_at_once_naming_the_call():
+    async def call(url):
+        c = AsyncClient(url.replace("http://", "https://"), retries=3)
+        sleeps = []
+
+        async def record(delay):
+            sleeps.append(delay)
+        c._transport.sleep = record
+        with pytest.raises(ProtocolError) as caught:
+            await c.apps_get("x")
+        return caught.value, sleeps
+
+    with FakeRegistry(ok({})) as fake:
+        error, sleeps = asyncio.run(call(fake.url))
+    assert sleeps == [], "a TLS mistake is not retried"
+    assert str(error).startswith("Apps.Get: TLS with 127.0.0.1:") and "http://" in str(error), str(error)
+    assert "None" not in str(error), str(error)
 
 
 def test_publish_release_prints_nothing_unless_asked(capsys, publish_release):
