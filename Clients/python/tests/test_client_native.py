@@ -305,3 +305,19 @@ def test_publish_release_does_not_publish_once_its_deadline_passed(publish_relea
         with pytest.raises(DeadlineExceeded):
             publish_release(fake.url, "badoo", "ios", "5.12.0", timeout=0.3)
     assert fake.methods == ["Associations.Preview"]
+
+
+def test_the_package_imports_only_the_standard_library():
+    # "Standard library only" (the asyncio client included): every absolute import names a stdlib module.
+    import ast
+    import sys
+    from conftest import CLIENT_DIR
+    imported = set()
+    for path in (CLIENT_DIR / "routeregistry").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    assert {"asyncio", "http", "json"} <= imported
+    assert imported - set(sys.stdlib_module_names) - {"__future__"} == set()
