@@ -107,6 +107,9 @@ test("package.json is publishable: not private, Apache-2.0 with the repository's
   const walk = (node) => (typeof node === "string" ? targets.push(node) : Object.values(node).forEach(walk));
   walk(manifest.exports);
   for (const target of targets) assert.ok(existsSync(path.join(packageDir, target)), `${target} exists`);
+  // What is published is what "files" lists (and package.json): every entry point must be inside it.
+  const published = (target) => target === "./package.json" || manifest.files.some((entry) => path.normalize(target).startsWith(`${entry}${path.sep}`));
+  for (const target of targets) assert.ok(published(target), `${target} is inside "files", so it is published`);
   for (const entry of manifest.files.filter((f) => f !== "LICENSE")) assert.ok(existsSync(path.join(packageDir, entry)), `${entry} exists`);
   assert.equal(JSON.parse(readFileSync(path.join(packageDir, "dist", "cjs", "package.json"), "utf8")).type, "commonjs");
 });
