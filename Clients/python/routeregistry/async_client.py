@@ -14,7 +14,9 @@ from typing import Any, AsyncIterator, Dict, Optional, Sequence, TextIO, Type
 from . import _protocol, _publish
 from ._async_transport import AsyncTransport
 from ._methods import METHOD_INFO, AnyVersion, _AsyncMethods
-from ._schema import Platform, ReleaseEventResult
+from ._schema import (
+    AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput, Token,
+)
 from ._settings import resolve_settings
 from .errors import ProtocolError
 
@@ -76,6 +78,48 @@ class AsyncClient(_AsyncMethods):
             if token in seen:
                 raise ProtocolError(-32603, f"{method} returned the page token {token!r} twice", method=method)
             seen.add(token)
+
+    # The named helpers yield typed items, as `Client`'s do.
+
+    async def iter_apps(self, page_size: Optional[int] = None) -> AsyncIterator[AppOutput]:
+        """Every app, fetching pages as needed."""
+        async for item in self.iter_items("Apps.List", page_size=page_size):
+            yield item
+
+    async def iter_domains(self, app: Optional[str] = None,
+                           page_size: Optional[int] = None) -> AsyncIterator[DomainOutput]:
+        """Every domain (of `app`, when given)."""
+        async for item in self.iter_items("Domains.List", page_size=page_size, app=app):
+            yield item
+
+    async def iter_routes(self, app: str, page_size: Optional[int] = None) -> AsyncIterator[RouteOutput]:
+        """Every route of `app`, in evaluation order."""
+        async for item in self.iter_items("Routes.List", page_size=page_size, app=app):
+            yield item
+
+    async def iter_releases(self, app: str, platform: Optional[str] = None, state: Optional[str] = None,
+                            page_size: Optional[int] = None) -> AsyncIterator[Release]:
+        """Every release of `app`, newest version first."""
+        async for item in self.iter_items("Releases.List", page_size=page_size, app=app, platform=platform,
+                                          state=state):
+            yield item
+
+    async def iter_revisions(self, host: str, kind: Optional[str] = None,
+                             page_size: Optional[int] = None) -> AsyncIterator[RevisionInfo]:
+        """Every revision of a domain's document, newest first."""
+        async for item in self.iter_items("Associations.ListRevisions", page_size=page_size, host=host, kind=kind):
+            yield item
+
+    async def iter_tokens(self, page_size: Optional[int] = None) -> AsyncIterator[Token]:
+        """Every token."""
+        async for item in self.iter_items("Tokens.List", page_size=page_size):
+            yield item
+
+    async def iter_audit(self, resource: Optional[str] = None,
+                         page_size: Optional[int] = None) -> AsyncIterator[AuditEntry]:
+        """Every audit entry (of `resource`, when given), newest first."""
+        async for item in self.iter_items("Audit.List", page_size=page_size, resource=resource):
+            yield item
 
     async def publish_release(self, app: str, platform: Platform, version: AnyVersion,
                               fail_on: Sequence[str] = ("error",), preview: bool = True,

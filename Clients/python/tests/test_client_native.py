@@ -321,3 +321,34 @@ def test_the_package_imports_only_the_standard_library():
                 imported.add(node.module.split(".")[0])
     assert {"asyncio", "http", "json"} <= imported
     assert imported - set(sys.stdlib_module_names) - {"__future__"} == set()
+
+
+@pytest.mark.parametrize("helper, method, args, params", [
+    ("iter_apps", "Apps.List", (), {}),
+    ("iter_domains", "Domains.List", ("badoo",), {"app": "badoo"}),
+    ("iter_routes", "Routes.List", ("badoo",), {"app": "badoo"}),
+    ("iter_releases", "Releases.List", ("badoo", "ios", "live"), {"app": "badoo", "platform": "ios", "state": "live"}),
+    ("iter_revisions", "Associations.ListRevisions", ("m.badoo.com", "aasa"), {"host": "m.badoo.com", "kind": "aasa"}),
+    ("iter_tokens", "Tokens.List", (), {}),
+    ("iter_audit", "Audit.List", ("apps/badoo",), {"resource": "apps/badoo"}),
+])
+def test_the_async_client_has_every_named_pagination_helper(helper, method, args, params):
+    key = _methods.METHOD_INFO[method].page_items
+
+    def script(request, n):
+        token = request["params"].get("pageToken")
+        items, following = ([{"n": 1}, {"n": 2}], "t1") if token is None else ([{"n": 3}], "")
+        return 200, {"jsonrpc": "2.0", "id": request["id"], "result": {key: items, "nextPageToken": following}}
+
+    async def collect(url):
+        async with AsyncClient(url) as c:
+            return [item async for item in getattr(c, helper)(*args, page_size=2)]
+
+    with FakeRegistry(script) as fake:
+        from_async = asyncio.run(collect(fake.url))
+        from_sync = list(getattr(client(fake.url), helper)(*args, page_size=2))
+    assert from_async == from_sync == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert fake.methods == [method] * 4
+    sent = [r["body"]["params"] for r in fake.requests]
+    assert sent[:2] == [{**params, "pageSize": 2}, {**params, "pageSize": 2, "pageToken": "t1"}]
+    assert sent[2:] == sent[:2], "the async helper sends what the blocking one sends"

@@ -47,6 +47,11 @@ async def revisions(host: str) -> List[int]:
         return [r["revision"] for r in page["revisions"] if "revision" in r]
 
 
+async def route_ids(app: str) -> List[str]:
+    async with AsyncClient.from_env() as client:
+        return [route["id"] async for route in client.iter_routes(app)]
+
+
 async def publish(version: str) -> bool:
     async with AsyncClient.from_env() as client:
         result = await client.publish_release("badoo", "ios", version, fail_on=("error", "warning"), timeout=60)
@@ -56,7 +61,7 @@ async def publish(version: str) -> bool:
 def main() -> None:
     with Client.from_env(timeout=5) as client:
         print(fallback(client, "https://m.badoo.com/l/a/42"), app_ids(client))
-    print(asyncio.run(revisions("m.badoo.com")), asyncio.run(publish("5.12.0")))
+    print(asyncio.run(revisions("m.badoo.com")), asyncio.run(publish("5.12.0")), asyncio.run(route_ids("badoo")))
     assert issubclass(NotFound, RegistryError)
 '''
 
