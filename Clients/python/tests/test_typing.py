@@ -116,3 +116,14 @@ def test_the_readme_examples_pass_mypy_strict(tmp_path):
     for name, source in examples:
         code, output = run_mypy(tmp_path / name.removesuffix(".py"), source)
         assert code == 0, f"{name}: {output}"
+
+
+def test_an_installed_package_keeps_py_typed_and_every_subpackage():
+    # What pip installs is what pyproject.toml lists: the marker must be package data, and each package listed.
+    import tomllib
+    config = tomllib.loads((CLIENT_DIR / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "py.typed" in config["package-data"]["routeregistry"]
+    assert (CLIENT_DIR / "routeregistry" / "py.typed").is_file()
+    packages = {str(init.parent.relative_to(CLIENT_DIR)).replace("/", ".")
+                for init in (CLIENT_DIR / "routeregistry").rglob("__init__.py")}
+    assert set(config["packages"]) == packages
