@@ -60,16 +60,17 @@ class AsyncClient(_AsyncMethods):
         wire, timeout = _protocol.plan(method, params, timeout, self._transport.timeout)
         return await self._transport.call(method, wire, timeout)
 
-    async def iter_items(self, method: str, /, page_size: Optional[int] = None,
+    async def iter_items(self, method: str, /, page_size: Optional[int] = None, timeout: Optional[float] = None,
                          **params: Any) -> AsyncIterator[Any]:
-        """Every item of a paged list method (`"Routes.List"`, ...), fetching pages as needed."""
+        """Every item of a paged list method (`"Routes.List"`, ...), fetching pages as needed; `timeout` bounds
+        each page's call (here and in the named helpers below)."""
         info = METHOD_INFO.get(method)
         if info is None or info.page_items is None:
             raise ValueError(f"{method} is not a paged list method")
         token: Optional[str] = None
         seen: set[str] = set()
         while True:
-            page = await self._call(method, {**params, "pageSize": page_size, "pageToken": token}, None) or {}
+            page = await self._call(method, {**params, "pageSize": page_size, "pageToken": token}, timeout) or {}
             for item in page.get(info.page_items) or []:
                 yield item
             token = page.get("nextPageToken") or None
@@ -81,44 +82,48 @@ class AsyncClient(_AsyncMethods):
 
     # The named helpers yield typed items, as `Client`'s do.
 
-    async def iter_apps(self, page_size: Optional[int] = None) -> AsyncIterator[AppOutput]:
+    async def iter_apps(self, page_size: Optional[int] = None, *,
+                        timeout: Optional[float] = None) -> AsyncIterator[AppOutput]:
         """Every app, fetching pages as needed."""
-        async for item in self.iter_items("Apps.List", page_size=page_size):
+        async for item in self.iter_items("Apps.List", page_size, timeout):
             yield item
 
-    async def iter_domains(self, app: Optional[str] = None,
-                           page_size: Optional[int] = None) -> AsyncIterator[DomainOutput]:
+    async def iter_domains(self, app: Optional[str] = None, page_size: Optional[int] = None, *,
+                           timeout: Optional[float] = None) -> AsyncIterator[DomainOutput]:
         """Every domain (of `app`, when given)."""
-        async for item in self.iter_items("Domains.List", page_size=page_size, app=app):
+        async for item in self.iter_items("Domains.List", page_size, timeout, app=app):
             yield item
 
-    async def iter_routes(self, app: str, page_size: Optional[int] = None) -> AsyncIterator[RouteOutput]:
+    async def iter_routes(self, app: str, page_size: Optional[int] = None, *,
+                          timeout: Optional[float] = None) -> AsyncIterator[RouteOutput]:
         """Every route of `app`, in evaluation order."""
-        async for item in self.iter_items("Routes.List", page_size=page_size, app=app):
+        async for item in self.iter_items("Routes.List", page_size, timeout, app=app):
             yield item
 
     async def iter_releases(self, app: str, platform: Optional[str] = None, state: Optional[str] = None,
-                            page_size: Optional[int] = None) -> AsyncIterator[Release]:
+                            page_size: Optional[int] = None, *,
+                            timeout: Optional[float] = None) -> AsyncIterator[Release]:
         """Every release of `app`, newest version first."""
-        async for item in self.iter_items("Releases.List", page_size=page_size, app=app, platform=platform,
+        async for item in self.iter_items("Releases.List", page_size, timeout, app=app, platform=platform,
                                           state=state):
             yield item
 
-    async def iter_revisions(self, host: str, kind: Optional[str] = None,
-                             page_size: Optional[int] = None) -> AsyncIterator[RevisionInfo]:
+    async def iter_revisions(self, host: str, kind: Optional[str] = None, page_size: Optional[int] = None, *,
+                             timeout: Optional[float] = None) -> AsyncIterator[RevisionInfo]:
         """Every revision of a domain's document, newest first."""
-        async for item in self.iter_items("Associations.ListRevisions", page_size=page_size, host=host, kind=kind):
+        async for item in self.iter_items("Associations.ListRevisions", page_size, timeout, host=host, kind=kind):
             yield item
 
-    async def iter_tokens(self, page_size: Optional[int] = None) -> AsyncIterator[Token]:
+    async def iter_tokens(self, page_size: Optional[int] = None, *,
+                          timeout: Optional[float] = None) -> AsyncIterator[Token]:
         """Every token."""
-        async for item in self.iter_items("Tokens.List", page_size=page_size):
+        async for item in self.iter_items("Tokens.List", page_size, timeout):
             yield item
 
-    async def iter_audit(self, resource: Optional[str] = None,
-                         page_size: Optional[int] = None) -> AsyncIterator[AuditEntry]:
+    async def iter_audit(self, resource: Optional[str] = None, page_size: Optional[int] = None, *,
+                         timeout: Optional[float] = None) -> AsyncIterator[AuditEntry]:
         """Every audit entry (of `resource`, when given), newest first."""
-        async for item in self.iter_items("Audit.List", page_size=page_size, resource=resource):
+        async for item in self.iter_items("Audit.List", page_size, timeout, resource=resource):
             yield item
 
     async def publish_release(self, app: str, platform: Platform, version: AnyVersion,

@@ -89,18 +89,21 @@ class Client(_Methods):
 
     # ---- pagination
 
-    def iter_items(self, method: str, /, page_size: Optional[int] = None, **params: Any) -> Iterator[Any]:
-        """Every item of a paged list method (`"Routes.List"`, ...), fetching pages as needed."""
+    def iter_items(self, method: str, /, page_size: Optional[int] = None, timeout: Optional[float] = None,
+                   **params: Any) -> Iterator[Any]:
+        """Every item of a paged list method (`"Routes.List"`, ...), fetching pages as needed; `timeout` bounds
+        each page's call, as it bounds any other call (here and in the named helpers below)."""
         info = METHOD_INFO.get(method)
         if info is None or info.page_items is None:
             raise ValueError(f"{method} is not a paged list method")
-        return self._pages(method, info.page_items, page_size, **params)
+        return self._pages(method, info.page_items, page_size, timeout, **params)
 
-    def _pages(self, method: str, key: str, page_size: Optional[int], **params: Any) -> Iterator[Any]:
+    def _pages(self, method: str, key: str, page_size: Optional[int], timeout: Optional[float],
+               **params: Any) -> Iterator[Any]:
         token: Optional[str] = None
         seen: set[str] = set()
         while True:
-            page = self._call(method, {**params, "pageSize": page_size, "pageToken": token}, None) or {}
+            page = self._call(method, {**params, "pageSize": page_size, "pageToken": token}, timeout) or {}
             yield from page.get(key) or []
             token = page.get("nextPageToken") or None
             if token is None:
@@ -109,35 +112,38 @@ class Client(_Methods):
                 raise ProtocolError(-32603, f"{method} returned the page token {token!r} twice", method=method)
             seen.add(token)
 
-    def iter_apps(self, page_size: Optional[int] = None) -> Iterator[AppOutput]:
+    def iter_apps(self, page_size: Optional[int] = None, *, timeout: Optional[float] = None) -> Iterator[AppOutput]:
         """Every app, fetching pages as needed."""
-        return self._pages("Apps.List", "apps", page_size)
+        return self._pages("Apps.List", "apps", page_size, timeout)
 
-    def iter_domains(self, app: Optional[str] = None, page_size: Optional[int] = None) -> Iterator[DomainOutput]:
+    def iter_domains(self, app: Optional[str] = None, page_size: Optional[int] = None, *,
+                     timeout: Optional[float] = None) -> Iterator[DomainOutput]:
         """Every domain (of `app`, when given)."""
-        return self._pages("Domains.List", "domains", page_size, app=app)
+        return self._pages("Domains.List", "domains", page_size, timeout, app=app)
 
-    def iter_routes(self, app: str, page_size: Optional[int] = None) -> Iterator[RouteOutput]:
+    def iter_routes(self, app: str, page_size: Optional[int] = None, *,
+                    timeout: Optional[float] = None) -> Iterator[RouteOutput]:
         """Every route of `app`, in evaluation order."""
-        return self._pages("Routes.List", "routes", page_size, app=app)
+        return self._pages("Routes.List", "routes", page_size, timeout, app=app)
 
     def iter_releases(self, app: str, platform: Optional[str] = None, state: Optional[str] = None,
-                      page_size: Optional[int] = None) -> Iterator[Release]:
+                      page_size: Optional[int] = None, *, timeout: Optional[float] = None) -> Iterator[Release]:
         """Every release of `app`, newest version first."""
-        return self._pages("Releases.List", "releases", page_size, app=app, platform=platform, state=state)
+        return self._pages("Releases.List", "releases", page_size, timeout, app=app, platform=platform, state=state)
 
     def iter_revisions(self, host: str, kind: Optional[str] = None,
-                       page_size: Optional[int] = None) -> Iterator[RevisionInfo]:
+                       page_size: Optional[int] = None, *, timeout: Optional[float] = None) -> Iterator[RevisionInfo]:
         """Every revision of a domain's document, newest first."""
-        return self._pages("Associations.ListRevisions", "revisions", page_size, host=host, kind=kind)
+        return self._pages("Associations.ListRevisions", "revisions", page_size, timeout, host=host, kind=kind)
 
-    def iter_tokens(self, page_size: Optional[int] = None) -> Iterator[Token]:
+    def iter_tokens(self, page_size: Optional[int] = None, *, timeout: Optional[float] = None) -> Iterator[Token]:
         """Every token."""
-        return self._pages("Tokens.List", "tokens", page_size)
+        return self._pages("Tokens.List", "tokens", page_size, timeout)
 
-    def iter_audit(self, resource: Optional[str] = None, page_size: Optional[int] = None) -> Iterator[AuditEntry]:
+    def iter_audit(self, resource: Optional[str] = None, page_size: Optional[int] = None, *,
+                   timeout: Optional[float] = None) -> Iterator[AuditEntry]:
         """Every audit entry (of `resource`, when given), newest first."""
-        return self._pages("Audit.List", "entries", page_size, resource=resource)
+        return self._pages("Audit.List", "entries", page_size, timeout, resource=resource)
 
     # ---- CI
 

@@ -352,3 +352,22 @@ def test_the_async_client_has_every_named_pagination_helper(helper, method, args
     sent = [r["body"]["params"] for r in fake.requests]
     assert sent[:2] == [{**params, "pageSize": 2}, {**params, "pageSize": 2, "pageToken": "t1"}]
     assert sent[2:] == sent[:2], "the async helper sends what the blocking one sends"
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["Client", "AsyncClient"])
+@pytest.mark.parametrize("helper, args", [("iter_routes", ("badoo",)), ("iter_items", ("Routes.List",))])
+def test_pagination_helpers_take_a_per_call_timeout(asynchronous, helper, args):
+    # Each page is one call, bounded by the helper's timeout= (the client's default is 30 s here).
+    async def drain(url):
+        async with AsyncClient(url, timeout=30) as c:
+            return [item async for item in getattr(c, helper)(*args, timeout=0.3)]
+
+    with FakeRegistry(slow(10.0, {"routes": []})) as fake:
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceeded):
+            if asynchronous:
+                asyncio.run(drain(fake.url))
+            else:
+                list(getattr(client(fake.url, timeout=30), helper)(*args, timeout=0.3))
+        assert time.monotonic() - started < 5.0
+    assert int(fake.requests[0]["headers"]["X-Request-Timeout-Ms"]) <= 300
