@@ -7,9 +7,13 @@
 enum ArgumentParser {
     /// Parses `tokens` (the arguments after the command's path).
     ///
-    /// - Parameter command: the command's display name, used in messages.
+    /// - Parameters:
+    ///   - command: the command's display name, used in messages.
+    ///   - lastValueWins: a flag given twice keeps its last value instead of being a usage error (the
+    ///     convention `serve`, `migrate` and `aasa check` always had).
     static func parse(
-        _ tokens: [String], flags: [FlagSpec], positionals: [PositionalSpec], command: String
+        _ tokens: [String], flags: [FlagSpec], positionals: [PositionalSpec], command: String,
+        lastValueWins: Bool = false
     ) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         let end = tokens.firstIndex(of: "--") ?? tokens.endIndex
@@ -39,7 +43,8 @@ enum ArgumentParser {
                 case "false": value = "false"
                 case let other?:
                     throw UsageError(
-                        "--\(spec.name) takes no value (got \"\(other)\"); use --\(spec.name) or --\(spec.name)=false")
+                        "--\(spec.name) takes no value (got \"\(other)\"); use --\(spec.name) or --\(spec.name)=false",
+                        problem: .unexpectedValue(spec, other))
                 }
             case .value(let placeholder):
                 if let inlineValue {
@@ -48,11 +53,14 @@ enum ArgumentParser {
                     value = tokens[index]
                     index += 1
                 } else {
-                    throw UsageError("--\(spec.name) needs a value (\(placeholder))")
+                    throw UsageError("--\(spec.name) needs a value (\(placeholder))", problem: .missingValue(spec))
                 }
             }
             if result.flags[spec.name] != nil && !spec.repeatable {
-                throw UsageError("--\(spec.name) given more than once")
+                guard lastValueWins else {
+                    throw UsageError("--\(spec.name) given more than once", problem: .repeated(spec))
+                }
+                result.flags[spec.name] = []
             }
             result.flags[spec.name, default: []].append(value)
         }
@@ -76,13 +84,15 @@ enum ArgumentParser {
                 value = nil
             }
             guard let spec = flags.first(where: { $0.name == name }) else {
-                throw UsageError("unknown flag --\(name) for '\(command)' (see '\(command) --help')")
+                throw UsageError(
+                    "unknown flag --\(name) for '\(command)' (see '\(command) --help')", problem: .unknownFlag(token))
             }
             return (spec, value)
         }
         let letters = token.dropFirst()
         guard letters.count == 1, let spec = flags.first(where: { $0.short == letters.first }) else {
-            throw UsageError("unknown flag \(token) for '\(command)' (see '\(command) --help')")
+            throw UsageError(
+                "unknown flag \(token) for '\(command)' (see '\(command) --help')", problem: .unknownFlag(token))
         }
         return (spec, nil)
     }
@@ -99,10 +109,14 @@ enum ArgumentParser {
         _ given: [String], against specs: [PositionalSpec], command: String
     ) throws(UsageError) {
         for (index, spec) in specs.enumerated() where index >= given.count && !spec.optional {
-            throw UsageError("missing argument \(spec.name) for '\(command)' (see '\(command) --help')")
+            throw UsageError(
+                "missing argument \(spec.name) for '\(command)' (see '\(command) --help')",
+                problem: .missingArgument(spec))
         }
         if specs.last?.variadic != true, given.count > specs.count {
-            throw UsageError("unexpected argument \"\(given[specs.count])\" for '\(command)'")
+            throw UsageError(
+                "unexpected argument \"\(given[specs.count])\" for '\(command)'",
+                problem: .unexpectedArgument(given[specs.count]))
         }
     }
 }

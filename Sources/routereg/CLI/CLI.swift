@@ -54,17 +54,24 @@ enum CLI {
         case .passthrough(let body):
             return body(rest)
         case .run(let body):
-            let parsed = try ArgumentParser.parse(
-                rest, flags: spec.flags + CommandTable.globalFlags, positionals: spec.positionals,
-                command: spec.displayName)
-            if parsed.helpRequested {
-                console.write(HelpFormatter.command(spec))
+            do {
+                let parsed = try ArgumentParser.parse(
+                    rest, flags: spec.flags + spec.globalFlags, positionals: spec.positionals,
+                    command: spec.displayName, lastValueWins: spec.compatibility != nil)
+                if parsed.helpRequested {
+                    console.write(HelpFormatter.command(spec))
+                    return exitOK
+                }
+                let invocation = Invocation(
+                    spec: spec, arguments: parsed, console: console, environment: environment, connect: connect)
+                try body(invocation)
                 return exitOK
+            } catch {
+                guard let compatibility = spec.compatibility else { throw error }
+                let (code, message) = describe(error)
+                console.errorLine(compatibility.failureText(error, message: message))
+                return code
             }
-            let invocation = Invocation(
-                spec: spec, arguments: parsed, console: console, environment: environment, connect: connect)
-            try body(invocation)
-            return exitOK
         }
     }
 
@@ -83,7 +90,7 @@ enum CLI {
                 return (exitRefused, client.description)
             }
         case let failure as CommandFailure:
-            return (exitRefused, failure.message)
+            return (failure.status, failure.message)
         default:
             return (exitRefused, String(describing: error))
         }

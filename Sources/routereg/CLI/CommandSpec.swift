@@ -79,11 +79,17 @@ struct CommandSpec: Sendable {
     var flags: [FlagSpec]
     /// Copy-pasteable examples for `--help` (without the leading `routereg`).
     var examples: [String]
+    /// The flags shared with other commands that this one accepts, listed under "Global flags" in its help:
+    /// every client flag, or only `--help` for the commands that reach no registry server (`serve`, `migrate`).
+    var globalFlags: [FlagSpec]
+    /// The wording and framing a command kept from before it joined the table; nil for the table's own.
+    var compatibility: Compatibility?
     var action: Action
 
     init(
         _ path: [String], summary: String, details: String? = nil, positionals: [PositionalSpec] = [],
-        flags: [FlagSpec] = [], examples: [String], action: Action
+        flags: [FlagSpec] = [], examples: [String], globalFlags: [FlagSpec] = CommandTable.globalFlags,
+        compatibility: Compatibility? = nil, action: Action
     ) {
         self.path = path
         self.summary = summary
@@ -91,6 +97,8 @@ struct CommandSpec: Sendable {
         self.positionals = positionals
         self.flags = flags
         self.examples = examples
+        self.globalFlags = globalFlags
+        self.compatibility = compatibility
         self.action = action
     }
 

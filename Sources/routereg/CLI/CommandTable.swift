@@ -8,12 +8,16 @@ struct CommandTable: Sendable {
     /// Noun → one-line summary, in the order help lists them.
     var groups: [(name: String, summary: String)]
 
-    /// Flags every parsed command accepts, wherever they appear on the line.
+    /// `-h`/`--help`, which every command accepts.
+    static let helpFlag = FlagSpec(
+        name: "help", short: "h", kind: .bool, repeatable: false, summary: "show help for the command")
+
+    /// Flags the client commands accept, wherever they appear on the line.
     static let globalFlags: [FlagSpec] = [
         .value("server", "URL", "registry server (default: $ROUTEREG_SERVER, the config file, http://127.0.0.1:8080)"),
         .bool("json", "print the server's JSON result unchanged, for scripts"),
         .bool("no-color", "never colour the output (also: NO_COLOR=1)"),
-        FlagSpec(name: "help", short: "h", kind: .bool, repeatable: false, summary: "show help for the command"),
+        helpFlag,
     ]
 
     /// Where a command line leads.

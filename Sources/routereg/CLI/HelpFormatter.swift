@@ -61,7 +61,7 @@ enum HelpFormatter {
         if !spec.flags.isEmpty {
             text += "\nFlags:\n" + indent(flagRows(spec.flags)) + "\n"
         }
-        text += "\nGlobal flags:\n" + indent(flagRows(CommandTable.globalFlags)) + "\n"
+        text += "\nGlobal flags:\n" + indent(flagRows(spec.globalFlags)) + "\n"
         text += "\nExample" + (spec.examples.count > 1 ? "s" : "") + ":\n"
         text += spec.examples.map { "  routereg \($0)\n" }.joined()
         return text

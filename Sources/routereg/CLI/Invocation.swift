@@ -3,10 +3,15 @@ import RouteCore
 import RouteRegistryClient
 
 /// A failure on the client side that is not a usage mistake (a file that cannot be read, an AASA file
-/// that is not JSON): exit 1 with the message.
+/// that is not JSON): exit 1 (or `status`) with the message.
 struct CommandFailure: Error, Sendable, CustomStringConvertible {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// The exit code: `CLI.exitRefused` unless the failure was not reaching something (`CLI.exitUnreachable`).
+    var status: Int32
+    init(_ message: String, status: Int32 = CLI.exitRefused) {
+        self.message = message
+        self.status = status
+    }
     var description: String { message }
 }
 
