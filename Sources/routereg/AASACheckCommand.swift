@@ -5,101 +5,95 @@ import RouteCore
 /// apple-app-site-association file offline, the way Apple's `swcutil` does on a Mac, and says for each URL
 /// which rule decided or why none did. The tool people reach for when a universal link misbehaves.
 enum AASACheckCommand {
-    static let usage = """
-        usage: routereg aasa check FILE --app APPID [--domain HOST] [--json] URL...
+    static let spec = CommandSpec(
+        ["aasa", "check"], summary: "evaluate any AASA file offline for URLs, as iOS would",
+        details: """
+            Evaluates an apple-app-site-association file offline, as iOS would, for an installed app.
+            For each URL prints the outcome (match: iOS opens the app; exclude: an exclude rule decided;
+            no_match: the browser opens it) and the rule that decided, or why nothing matched.
+            With --json: a JSON array of results instead of text.
+            Exit status: 0 when every URL was evaluated, 1 when FILE cannot be read or parsed, 2 for usage errors.
+            """,
+        positionals: [
+            PositionalSpec(name: "FILE", summary: "the AASA document (JSON); \"-\" reads standard input"),
+            PositionalSpec(name: "URL", summary: "links to evaluate", variadic: true),
+        ],
+        flags: [
+            .value("app", "APPID", "the app's ID, TEAMID.bundle.id (required)"),
+            .value("domain", "HOST", "the host the file was served from (default: each URL's own host)"),
+        ],
+        examples: [
+            "aasa check apple-app-site-association --app ABCDE12345.com.example.app https://example.com/buy/42 "
+                + "'https://example.com/help/1?articleNumber=4815'"
+        ],
+        compatibility: compatibility, action: .run(check))
 
-        Evaluates an apple-app-site-association file offline, as iOS would, for an installed app.
-        For each URL prints the outcome (match: iOS opens the app; exclude: an exclude rule decided;
-        no_match: the browser opens it) and the rule that decided, or why nothing matched.
+    /// `routereg aasa check: PROBLEM (see routereg aasa check --help)`, in the words the command always used.
+    static let compatibility = CommandSpec.Compatibility(
+        reword: { problem in
+            switch problem {
+            case .unknownFlag(let token): "unknown option \(token.prefix { $0 != "=" })"
+            case .missingValue(let flag) where flag.name == "app": "--app needs an app ID"
+            case .missingValue(let flag) where flag.name == "domain": "--domain needs a host"
+            case .unexpectedValue(let flag, _): "--\(flag.name) takes no value"
+            case .missingArgument(let positional) where positional.name == "FILE": "missing FILE"
+            case .missingArgument: "missing URL to check"
+            case .missingValue, .repeated, .unexpectedArgument: nil
+            }
+        },
+        prefix: "routereg aasa check: ", afterUsage: { " (see routereg aasa check --help)" })
 
-          FILE           the AASA document (JSON); "-" reads standard input
-          --app APPID    the app's ID, TEAMID.bundle.id
-          --domain HOST  the host the file was served from (default: each URL's own host)
-          --json         print a JSON array of results instead of text
-
-        exit status: 0 when every URL was evaluated, 1 when FILE cannot be read or parsed, 2 for usage errors
-
-        example:
-          routereg aasa check apple-app-site-association --app ABCDE12345.com.example.app \\
-              https://example.com/buy/42 'https://example.com/help/1?articleNumber=4815'
-        """
-
-    /// Runs the command with the arguments that follow `aasa check`; returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
-        run(
-            arguments,
-            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
-            output: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-            error: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+    /// Reads the file, evaluates every URL and prints the results.
+    static func check(_ run: Invocation) throws {
+        guard let app = run.arguments.value("app") else { throw UsageError("missing --app APPID") }
+        guard !app.isEmpty else { throw UsageError("--app needs an app ID") }
+        let domain = run.arguments.value("domain")
+        if domain?.isEmpty == true { throw UsageError("--domain needs a host") }
+        let file = run.argument(0)
+        let texts = Array(run.arguments.positionals.dropFirst())
+        let urls = try texts.map { text throws(UsageError) in
+            guard let url = LinkURL(text) else { throw UsageError("not a URL: \(text)") }
+            return url
+        }
+        let document = try read(file, run)
+        let results = zip(texts, urls).map { text, url in (text, evaluate(document, url, app, domain)) }
+        if run.json { return run.print(json(results)) }
+        for (text, result) in results { run.print(describe(text, result)) }
     }
 
-    /// The testable core: the same command with its input and output streams passed in.
-    static func run(
-        _ arguments: [String], readStandardInput: () -> Data, output: (String) -> Void, error report: (String) -> Void
-    ) -> Int32 {
-        let options: Options
-        switch Options.parse(arguments) {
-        case .help:
-            output(usage)
-            return 0
-        case .failure(let problem):
-            report("routereg aasa check: \(problem) (see routereg aasa check --help)")
-            return 2
-        case .success(let parsed):
-            options = parsed
-        }
-        var urls: [LinkURL] = []
-        for text in options.urls {
-            guard let url = LinkURL(text) else {
-                report("routereg aasa check: not a URL: \(text) (see routereg aasa check --help)")
-                return 2
-            }
-            urls.append(url)
-        }
-
+    /// The AASA document in `file` ("-": standard input).
+    private static func read(_ file: String, _ run: Invocation) throws(CommandFailure) -> AASADocument {
         let data: Data
-        if options.file == "-" {
-            data = readStandardInput()
+        if file == "-" {
+            data = run.environment.readStandardInput()
         } else {
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: options.file))
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
-                let reason = FileManager.default.fileExists(atPath: options.file) ? "not readable" : "no such file"
-                report("routereg aasa check: cannot read \(options.file): \(reason)")
-                return 1
+                let reason = FileManager.default.fileExists(atPath: file) ? "not readable" : "no such file"
+                throw CommandFailure("cannot read \(file): \(reason)")
             }
         }
-        let document: AASADocument
         do {
-            document = try AASADocument(json: data)
+            return try AASADocument(json: data)
         } catch let problem as AASADocumentError {
-            report("routereg aasa check: \(options.file) is not a usable AASA file: \(problem.message)")
-            return 1
+            throw CommandFailure("\(file) is not a usable AASA file: \(problem.message)")
         } catch {
-            report("routereg aasa check: \(options.file) is not a usable AASA file")
-            return 1
+            throw CommandFailure("\(file) is not a usable AASA file")
         }
-
-        let results = zip(options.urls, urls).map { text, url in
-            (text, evaluate(document, url, options))
-        }
-        if options.json {
-            output(json(results))
-        } else {
-            for (text, result) in results { output(describe(text, result)) }
-        }
-        return 0
     }
 
-    private static func evaluate(_ document: AASADocument, _ url: LinkURL, _ options: Options) -> AASAEvaluation {
-        if let domain = options.domain {
+    private static func evaluate(_ document: AASADocument, _ url: LinkURL, _ app: String, _ domain: String?)
+        -> AASAEvaluation
+    {
+        if let domain {
             let host = LinkURL(scheme: "https", host: domain, path: "").host
             if url.host != host {
                 return AASAEvaluation(reason: "host \(url.host) differs from --domain \(host)")
             }
-            return document.evaluate(appID: options.app, url: url, domain: host)
+            return document.evaluate(appID: app, url: url, domain: host)
         }
-        return document.evaluate(appID: options.app, url: url, domain: url.host)
+        return document.evaluate(appID: app, url: url, domain: url.host)
     }
 
     /// Two lines per URL: the outcome and the URL, then the deciding rule or the reason.
@@ -139,73 +133,5 @@ enum AASACheckCommand {
                 withJSONObject: array, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
             ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The parsed command line.
-    struct Options: Equatable {
-        var file: String
-        var app: String
-        var domain: String?
-        var json: Bool
-        var urls: [String]
-
-        enum Parsed: Equatable {
-            case success(Options)
-            case help
-            case failure(String)
-        }
-
-        /// Options may come in any order; `--name value` and `--name=value` are both accepted; everything
-        /// after `--` is positional.
-        static func parse(_ arguments: [String]) -> Parsed {
-            var positional: [String] = []
-            var app: String?
-            var domain: String?
-            var json = false
-            var index = 0
-            var optionsEnded = false
-            while index < arguments.count {
-                let argument = arguments[index]
-                index += 1
-                if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                    positional.append(argument)
-                    continue
-                }
-                var name = argument
-                var inlineValue: String?
-                if let equals = argument.firstIndex(of: "=") {
-                    name = String(argument[..<equals])
-                    inlineValue = String(argument[argument.index(after: equals)...])
-                }
-                func value() -> String? {
-                    if let inlineValue { return inlineValue }
-                    guard index < arguments.count else { return nil }
-                    index += 1
-                    return arguments[index - 1]
-                }
-                switch name {
-                case "--":
-                    optionsEnded = true
-                case "-h", "--help":
-                    return .help
-                case "--json":
-                    guard inlineValue == nil else { return .failure("--json takes no value") }
-                    json = true
-                case "--app":
-                    guard let text = value(), !text.isEmpty else { return .failure("--app needs an app ID") }
-                    app = text
-                case "--domain":
-                    guard let text = value(), !text.isEmpty else { return .failure("--domain needs a host") }
-                    domain = text
-                default:
-                    return .failure("unknown option \(name)")
-                }
-            }
-            guard let file = positional.first else { return .failure("missing FILE") }
-            guard let app else { return .failure("missing --app APPID") }
-            guard positional.count > 1 else { return .failure("missing URL to check") }
-            return .success(
-                Options(file: file, app: app, domain: domain, json: json, urls: Array(positional.dropFirst())))
-        }
     }
 }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import routereg
 
-/// `routereg aasa check`, in process (every path through the command) and through the built binary
-/// (stdout, stderr and exit status exactly as a person sees them).
+/// `routereg aasa check`, in process through the CLI's entry point (every path through the command) and
+/// through the built binary (stdout, stderr and exit status exactly as a person sees them).
 @Suite struct AASACheckCommandTests {
     static let appID = "ABCDE12345.com.example.app"
     static let document = """
@@ -33,12 +33,11 @@ import Testing
     }
 
     static func runInProcess(_ arguments: [String], stdin: String = "") -> Run {
-        var out: [String] = []
-        var err: [String] = []
-        let status = AASACheckCommand.run(
-            arguments, readStandardInput: { Data(stdin.utf8) }, output: { out.append($0) }, error: { err.append($0) })
-        return Run(
-            status: status, stdout: out.map { $0 + "\n" }.joined(), stderr: err.map { $0 + "\n" }.joined())
+        let console = Console.captured()
+        let environment = CLIEnvironment(
+            variables: [:], stdoutIsTTY: false, now: Date(), readStandardInput: { Data(stdin.utf8) })
+        let status = CLI.run(["aasa", "check"] + arguments, console: console, environment: environment)
+        return Run(status: status, stdout: console.output, stderr: console.errorOutput)
     }
 
     @Test func reportsTheDecidingRuleForEachURL() throws {
@@ -115,6 +114,11 @@ import Testing
         (["file.json", "--app", "A.b"], "missing URL to check"),
         (["file.json", "--app", "A.b", "--frobnicate", "https://example.com/"], "unknown option --frobnicate"),
         (["file.json", "--app"], "--app needs an app ID"),
+        (["file.json", "--app=", "https://example.com/"], "--app needs an app ID"),
+        (["file.json", "--app", "A.b", "--domain"], "--domain needs a host"),
+        (["file.json", "--app", "A.b", "--json=1", "https://example.com/"], "--json takes no value"),
+        (["file.json", "--app", "A.b", "--frob=2", "https://example.com/"], "unknown option --frob"),
+        (["file.json", "--app", "A.b", "-x", "https://example.com/"], "unknown option -x"),
         (["file.json", "--app", "A.b", "not a url"], "not a URL: not a url"),
     ])
     func usageErrorsExitTwoWithOneLine(_ arguments: [String], _ problem: String) {
@@ -160,11 +164,13 @@ import Testing
                 + "trailing comma before ']': JSON allows no comma after the last element\n")
     }
 
+    /// The help comes from the command table (`Golden/help/aasa-check.txt` holds all of it).
     @Test func helpPrintsUsageWithAnExample() {
         let run = Self.runInProcess(["--help"])
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("usage: routereg aasa check FILE --app APPID"))
-        #expect(run.stdout.contains("example:"))
+        #expect(run.stdout.hasPrefix("Usage: routereg aasa check FILE URL... [flags]"))
+        #expect(run.stdout.contains("  --app APPID "))
+        #expect(run.stdout.contains("Example:\n  routereg aasa check "))
     }
 }
 
@@ -173,7 +179,7 @@ enum RouteregBinary {
     /// True when the binary exists and `routereg aasa check --help` prints this command's usage.
     static func supportsAASACheck() async -> Bool {
         guard let help = try? await run(["aasa", "check", "--help"]) else { return false }
-        return help.status == 0 && help.stdout.hasPrefix("usage: routereg aasa check")
+        return help.status == 0 && help.stdout.hasPrefix("Usage: routereg aasa check")
     }
 
     static func run(_ arguments: [String]) async throws -> AASACheckCommandTests.Run {

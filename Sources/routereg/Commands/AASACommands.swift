@@ -35,6 +35,7 @@ enum AASACommands {
             }),
         AASAImport.spec,
         AASALint.spec,
+        AASACheckCommand.spec,
     ]
 
     static func documentKind(_ run: Invocation) throws(UsageError) -> DocumentKind? {
