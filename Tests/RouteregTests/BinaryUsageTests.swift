@@ -13,7 +13,7 @@ struct BinaryUsageTests {
         return false
     }.map(\.path)
 
-    /// The commands that word usage errors the table's way (`aasa check` keeps its own).
+    /// The commands that word usage errors the table's way (`migrate` and `aasa check` keep their own).
     static let tableWordedCommands = parsedCommands.filter { CommandTable.standard.command($0)!.compatibility == nil }
 
     static let passthroughCommands = CommandTable.standard.commands.filter {
@@ -51,6 +51,31 @@ struct BinaryUsageTests {
         }
         let routeAdd = try await BinaryRunner.run(["route", "add", "--help"])
         #expect(try await BinaryRunner.run(["help", "route", "add"]).stdout == routeAdd.stdout)
+    }
+
+    /// `serve` and `migrate` kept their form: `error: MESSAGE`, then the command's help, on stderr.
+    @Test(arguments: [
+        (["migrate", "--database-url"], "--database-url needs a value"),
+        (["migrate", "--server", "http://x"], "unknown argument --server"),
+        (["migrate", "extra"], "unknown argument extra"),
+    ])
+    func serverCommandsKeepTheirUsageErrors(arguments: [String], message: String) async throws {
+        let help = try await BinaryRunner.run([arguments[0], "--help"]).stdout
+        let result = try await BinaryRunner.run(arguments)
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(result.stderr == "error: \(message)\n" + help)
+    }
+
+    /// A database `migrate` cannot reach exits 3, as an unreachable registry server does.
+    @Test func migrateExitsThreeWhenTheDatabaseIsUnreachable() async throws {
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = "postgresql://127.0.0.1:\(closed.number)/routereg?connect_timeout=5"
+        let viaEnvironment = try await BinaryRunner.run(["migrate"], environment: ["DATABASE_URL": url])
+        #expect(viaEnvironment.status == 3 && viaEnvironment.stdout.isEmpty)
+        #expect(viaEnvironment.stderr == "error: database error connectionFailed\n")
+        let viaFlag = try await BinaryRunner.run(["migrate", "--database-url=\(url)"])
+        #expect(viaFlag.status == 3 && viaFlag.stderr == viaEnvironment.stderr)
     }
 
     @Test(arguments: tableWordedCommands)

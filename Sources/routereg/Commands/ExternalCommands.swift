@@ -1,14 +1,10 @@
-/// Commands implemented in their own files with their own argument parsing and help (`serve`, `migrate`):
-/// the table only routes their arguments to them.
+/// A command implemented in its own file with its own argument parsing and help (`serve`): the table only
+/// routes its arguments to it.
 enum ExternalCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
             ["serve"], summary: "run the registry server (embedded PostgreSQL unless --database-url)",
             examples: ["serve --listen 127.0.0.1:8080 --data-dir ./data"],
-            action: .passthrough { ServeCommand.run($0) }),
-        CommandSpec(
-            ["migrate"], summary: "apply database schema migrations",
-            examples: ["migrate --database-url postgres://localhost/routereg"],
-            action: .passthrough { MigrateCommand.run($0) }),
+            action: .passthrough { ServeCommand.run($0) })
     ]
 }

@@ -42,7 +42,7 @@ extension CommandTable {
     static let standard = CommandTable(
         commands: AppCommands.specs + DomainCommands.specs + RouteCommands.specs + ReleaseCommands.specs
             + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs + ExternalCommands.specs
-            + MiscCommands.specs,
+            + [MigrateCommand.spec] + MiscCommands.specs,
         groups: [
             ("app", "Apps: iOS app IDs, Android package, schemes, fallback marker"),
             ("domain", "Domains the apps answer on"),
