@@ -7,32 +7,44 @@ import RouteStore
 
 /// `routereg serve`: the registry server, on an embedded PostgreSQL unless a database is configured.
 enum ServeCommand {
-    static let usage = """
-        usage: routereg serve [--listen ADDR:PORT] [--database-url URL] [--data-dir DIR] [--pool-size N]
-                              [--threads N] [--cache-max-age SECONDS] [--per-ip-limit N]
-                              [--access-log PATH|-] [--quiet]
-                              [--read-only] [--request-timeout MS] [--max-snapshot-age SECONDS]
-
-        Serves the JSON-RPC API on POST /rpc, the well-known files and the web console at /console/. Without
-        --database-url (or DATABASE_URL, or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under
-        --data-dir (default ./.routereg).
-        ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
-        --per-ip-limit caps simultaneous connections per client address (0, the default, for none: behind a
-        load balancer every connection comes from the balancer).
-        --read-only serves reads and refuses writes (FAILED_PRECONDITION), for a server on a hot standby (also
-        detected with pg_is_in_recovery()); it checks the schema instead of migrating and polls for changes.
-        --request-timeout is the deadline of a write whose client sent no X-Request-Timeout-Ms (default 10000).
-        --max-snapshot-age: /readyz fails once the snapshot was not confirmed against the database for this
-        long (default 300); /healthz (alias /livez) only says the process answers. See DEPLOYMENT.md.
-        --threads sets the request threads (default \(defaultThreads), one per core: of 1×, 2× and 4× the cores,
-        one per core used the least CPU per request and had the lowest p99; bench/OPTIMIZATIONS.md).
-        The request log (one JSON line per request) goes to standard error unless --access-log names a file
-        (appended to) or - (standard output); --quiet turns it off. A writer thread writes it in batches:
-        requests never wait for it, and lines it cannot keep up with are dropped and counted in
-        routereg_log_lines_dropped_total on /metrics.
-
-        example: routereg serve --listen 127.0.0.1:8080
-        """
+    static let spec: CommandSpec = CommandSpec(
+        ["serve"], summary: "run the registry server (embedded PostgreSQL unless --database-url)",
+        details: """
+            Serves the JSON-RPC API on POST /rpc, the well-known files and the web console at /console/. Without
+            --database-url (or DATABASE_URL, or libpq's PGHOST/PGDATABASE), runs a private PostgreSQL cluster under
+            --data-dir (default ./.routereg).
+            ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
+            --per-ip-limit caps simultaneous connections per client address (0, the default, for none: behind a
+            load balancer every connection comes from the balancer).
+            --read-only serves reads and refuses writes (FAILED_PRECONDITION), for a server on a hot standby (also
+            detected with pg_is_in_recovery()); it checks the schema instead of migrating and polls for changes.
+            --request-timeout is the deadline of a write whose client sent no X-Request-Timeout-Ms (default 10000).
+            --max-snapshot-age: /readyz fails once the snapshot was not confirmed against the database for this
+            long (default 300); /healthz (alias /livez) only says the process answers. See DEPLOYMENT.md.
+            --threads sets the request threads (default \(defaultThreads), one per core: of 1×, 2× and 4× the cores,
+            one per core used the least CPU per request and had the lowest p99; bench/OPTIMIZATIONS.md).
+            The request log (one JSON line per request) goes to standard error unless --access-log names a file
+            (appended to) or - (standard output); --quiet turns it off. A writer thread writes it in batches:
+            requests never wait for it, and lines it cannot keep up with are dropped and counted in
+            routereg_log_lines_dropped_total on /metrics.
+            """,
+        flags: [
+            .value("listen", "ADDR:PORT", "address to listen on (default 127.0.0.1:8080)"),
+            .value("database-url", "URL", "PostgreSQL to use instead of an embedded cluster"),
+            .value("data-dir", "DIR", "data directory (default ./.routereg)"),
+            .value("pool-size", "N", "database connections, 1...256 (default 8)"),
+            .value("threads", "N", "request threads, 1...256 (default \(defaultThreads): one per core)"),
+            .value("cache-max-age", "SECONDS", "max-age of the well-known files, 0...31536000 (default 300)"),
+            .value("per-ip-limit", "N", "simultaneous connections per client address, 0...100000 (default 0: none)"),
+            .value("access-log", "PATH|-", "append the request log to PATH, or - for standard output"),
+            .bool("quiet", "no request log"),
+            .bool("read-only", "serve reads and refuse writes (hot standby)"),
+            .value(
+                "request-timeout", "MS", "a write's deadline when its client sends none, 100...600000 (default 10000)"),
+            .value("max-snapshot-age", "SECONDS", "/readyz fails past this age, 1...31536000 (default 300)"),
+        ],
+        examples: ["serve --listen 127.0.0.1:8080 --data-dir ./data"], globalFlags: [CommandTable.helpFlag],
+        compatibility: .server { HelpFormatter.command(spec) }, action: .run(run))
 
     struct Options {
         var listen = "127.0.0.1:8080"
@@ -54,78 +66,44 @@ enum ServeCommand {
     /// (bench/OPTIMIZATIONS.md, "--threads").
     static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do { options = try parse(arguments) } catch {
-            if case .help = error {
-                print(usage)
-                return 0
-            }
-            FileHandle.standardError.write(Data("error: \(error.message)\n\(usage)\n".utf8))
-            return 2
-        }
+    /// Serves until SIGINT/SIGTERM; a failure stops any embedded cluster before it is reported.
+    static func run(_ run: Invocation) throws {
+        let parsed = try options(run.arguments)
         do {
-            try serve(options)
-            return 0
+            try serve(parsed)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             EmbeddedPostgres.stopAllRunning()
-            return 1
+            throw error
         }
     }
 
-    enum UsageError: Error {
-        case help
-        case bad(String)
-        var message: String {
-            switch self {
-            case .help: "help"
-            case .bad(let text): text
-            }
-        }
-    }
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
-        var options = Options()
-        var rest = arguments[...]
-        func value(_ flag: String) throws(UsageError) -> String {
-            guard let next = rest.popFirst() else { throw .bad("\(flag) needs a value") }
-            return next
-        }
-        func number(_ flag: String, _ text: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+    /// The options the flags give, checked against their ranges.
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+        func number(_ flag: String, _ range: ClosedRange<Int>, default fallback: Int) throws(UsageError) -> Int {
+            guard let text = arguments.value(flag) else { return fallback }
             guard let value = Int(text), range.contains(value) else {
-                throw .bad("\(flag) must be a number in \(range.lowerBound)...\(range.upperBound)")
+                throw UsageError("--\(flag) must be a number in \(range.lowerBound)...\(range.upperBound)")
             }
             return value
         }
-        while let argument = rest.popFirst() {
-            var flag = argument
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                flag = String(argument[..<equals])
-                rest.insert(String(argument[argument.index(after: equals)...]), at: rest.startIndex)
-            }
-            switch flag {
-            case "-h", "--help": throw .help
-            case "--listen": options.listen = try value(flag)
-            case "--database-url": options.databaseURL = try value(flag)
-            case "--data-dir": options.dataDirectory = try value(flag)
-            case "--pool-size": options.poolSize = try number(flag, try value(flag), 1...256)
-            case "--threads": options.threads = try number(flag, try value(flag), 1...256)
-            case "--cache-max-age": options.cacheMaxAge = try number(flag, try value(flag), 0...31_536_000)
-            case "--per-ip-limit": options.perIPLimit = try number(flag, try value(flag), 0...100_000)
-            case "--quiet": options.quiet = true
-            case "--read-only": options.readOnly = true
-            case "--request-timeout": options.requestTimeoutMs = try number(flag, try value(flag), 100...600_000)
-            case "--max-snapshot-age": options.maxSnapshotAge = try number(flag, try value(flag), 1...31_536_000)
-            case "--access-log":
-                let path = try value(flag)
-                guard !path.isEmpty else { throw .bad("--access-log needs a file path or -") }
-                options.accessLog = path
-            default: throw .bad("unknown argument \(argument)")
-            }
+        var options = Options()
+        options.listen = arguments.value("listen") ?? options.listen
+        options.databaseURL = arguments.value("database-url")
+        options.dataDirectory = arguments.value("data-dir") ?? options.dataDirectory
+        options.poolSize = try number("pool-size", 1...256, default: options.poolSize)
+        options.threads = try number("threads", 1...256, default: options.threads)
+        options.cacheMaxAge = try number("cache-max-age", 0...31_536_000, default: options.cacheMaxAge)
+        options.perIPLimit = try number("per-ip-limit", 0...100_000, default: options.perIPLimit)
+        options.quiet = arguments.bool("quiet")
+        options.readOnly = arguments.bool("read-only")
+        options.requestTimeoutMs = try number("request-timeout", 100...600_000, default: options.requestTimeoutMs)
+        options.maxSnapshotAge = try number("max-snapshot-age", 1...31_536_000, default: options.maxSnapshotAge)
+        if let path = arguments.value("access-log") {
+            guard !path.isEmpty else { throw UsageError("--access-log needs a file path or -") }
+            options.accessLog = path
         }
         guard HTTPServerConfiguration.listenAddress(options.listen) != nil else {
-            throw .bad("--listen must look like 127.0.0.1:8080 or [::1]:8080")
+            throw UsageError("--listen must look like 127.0.0.1:8080 or [::1]:8080")
         }
         return options
     }

@@ -41,8 +41,8 @@ extension CommandTable {
     /// The CLI's commands.
     static let standard = CommandTable(
         commands: AppCommands.specs + DomainCommands.specs + RouteCommands.specs + ReleaseCommands.specs
-            + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs + ExternalCommands.specs
-            + [MigrateCommand.spec] + MiscCommands.specs,
+            + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs
+            + [ServeCommand.spec, MigrateCommand.spec] + MiscCommands.specs,
         groups: [
             ("app", "Apps: iOS app IDs, Android package, schemes, fallback marker"),
             ("domain", "Domains the apps answer on"),
