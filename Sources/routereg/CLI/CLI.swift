@@ -51,8 +51,6 @@ enum CLI {
         connect: @escaping (ClientSettings) -> any RegistryTransport
     ) throws -> Int32 {
         switch spec.action {
-        case .passthrough(let body):
-            return body(rest)
         case .run(let body):
             do {
                 let parsed = try ArgumentParser.parse(

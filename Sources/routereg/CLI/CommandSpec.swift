@@ -64,9 +64,6 @@ struct CommandSpec: Sendable {
     enum Action: Sendable {
         /// Parsed by the shared parser, then run; thrown errors become exit codes.
         case run(@Sendable (Invocation) throws -> Void)
-        /// Receives the raw arguments after its path and returns its own exit code (commands implemented
-        /// elsewhere, with their own parsing: `serve`, `migrate`, `aasa check`).
-        case passthrough(@Sendable ([String]) -> Int32)
     }
 
     /// Nouns then verb: `["route", "add"]`, or one word for top-level commands (`["matrix"]`).

@@ -22,14 +22,7 @@ enum MiscCommands {
         let table = CommandTable.standard
         let words = run.arguments.positionals
         if words.isEmpty { return run.console.write(HelpFormatter.root(table)) }
-        if let spec = table.command(words) {
-            if case .passthrough(let body) = spec.action {
-                // These commands own their help text.
-                _ = body(["--help"])
-                return
-            }
-            return run.console.write(HelpFormatter.command(spec))
-        }
+        if let spec = table.command(words) { return run.console.write(HelpFormatter.command(spec)) }
         if words.count == 1, table.groups.contains(where: { $0.name == words[0] }) {
             return run.console.write(HelpFormatter.group(words[0], in: table))
         }
