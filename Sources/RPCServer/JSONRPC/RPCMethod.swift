@@ -2,13 +2,15 @@ import Foundation
 import RouteCore
 import Synchronization
 
-/// One entry of the method table: a wire name, who may call it, and a handler working on typed params.
+/// One entry of the method table: a method described once (`RPCMethodDescriptor`) bound to its handler.
 ///
 /// ```swift
-/// RPCMethod("Routes.Create", access: .releaser) { (ctx, input: CreateRouteInput) throws -> RouteOutput in … }
+/// RPCMethod(API.RoutesCreate.self) { ctx, input in try service.createRoute(input.route, …) }
 /// ```
-/// A handler runs on a libmicrohttpd worker thread; it may block briefly (a database round trip). Long
-/// waits use `RPCMethod.deferred`, which frees the thread.
+/// The wire name, the access and the params type come from the descriptor only: there is no other way to
+/// make a method, so the server cannot serve one that is not described (and `DispatchTableTests` holds the
+/// served table to the OpenRPC document). A handler runs on a libmicrohttpd worker thread; it may block
+/// briefly (a database round trip). Long waits use `RPCMethod.deferred`, which frees the thread.
 public struct RPCMethod: Sendable {
     /// `Service.Method`.
     public let name: String
@@ -28,56 +30,49 @@ public struct RPCMethod: Sendable {
         case deferred(@Sendable (RPCContext, RPCParams, RPCCompletion<RawJSON>) throws -> Void)
     }
 
-    /// A method answered when its handler returns. Params decode into `Input` (absent params decode from
-    /// `{}`); a decoding failure is answered -32602 with field violations.
-    public init<Input: Decodable & SendableMetatype, Output: Encodable & SendableMetatype>(
-        _ name: String, access: Access, _ handler: @escaping @Sendable (RPCContext, Input) throws -> Output
-    ) {
-        self.name = name
-        self.access = access
-        self.body = .immediate { context, params in
-            let input = try params.decode(Input.self)
-            let output = try handler(context, input)
-            return try params.codec.encodeResult(output)
-        }
-        self.inputFields = Self.fields(of: Input.self)
-    }
-
-    static func fields<Input: Decodable & SendableMetatype>(
-        of type: Input.Type
-    ) -> @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String] {
-        { bytes, codec in
-            let input = try RPCParams(bytes: bytes, codec: codec).decode(Input.self)
-            return Mirror(reflecting: input).children.compactMap(\.label)
-        }
-    }
-
-    /// A method described once in RouteCore (`RPCMethodDescriptor`): its name and access come from there.
-    /// Methods that change the registry (releaser and admin) also refuse unknown fields (`UnknownFields`).
+    /// A method answered when its handler returns. Params decode into `Method.Input` (absent params decode
+    /// from `{}`); a decoding failure is answered -32602 with field violations.
     public init<Method: RPCMethodDescriptor>(
         _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Method.Output
     ) {
-        guard Method.access >= .releaser else {
-            self.init(Method.name, access: Method.access, handler)
-            return
-        }
-        self.init(
-            name: Method.name, access: Method.access,
-            body: .immediate { context, params in
-                let input = try params.decode(Method.Input.self)
-                try UnknownFields.check(input, params: params.bytes, codec: params.codec)
-                return try params.codec.encodeResult(try handler(context, input))
-            }, inputFields: Self.fields(of: Method.Input.self))
+        self.init(method) { context, input, codec in try codec.encodeResult(try handler(context, input)) }
     }
 
-    private init(
-        name: String, access: Access, body: Body,
-        inputFields: @escaping @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String]
+    /// A method whose handler writes `Method.Output`'s JSON itself (`CanOpen.GetTable` splices a stored
+    /// table's canonical bytes instead of decoding and re-encoding thousands of rules). The bytes must be
+    /// what encoding the output would give.
+    public static func encoded<Method: RPCMethodDescriptor>(
+        _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> RawJSON
+    ) -> RPCMethod {
+        RPCMethod(method) { context, input, _ in try handler(context, input).bytes }
+    }
+
+    /// The one place a descriptor becomes a method: name, access and input type all come from `Method`.
+    /// Methods that change the registry (releaser and admin) also refuse unknown fields (`UnknownFields`).
+    private init<Method: RPCMethodDescriptor>(
+        _ method: Method.Type,
+        answer: @escaping @Sendable (RPCContext, Method.Input, JSONRPCCodec) throws -> [UInt8]
     ) {
-        self.name = name
-        self.access = access
+        let refusesUnknownFields = Method.access >= .releaser
+        self.init(
+            Method.self,
+            body: .immediate { context, params in
+                let input = try params.decode(Method.Input.self)
+                if refusesUnknownFields {
+                    try UnknownFields.check(input, params: params.bytes, codec: params.codec)
+                }
+                return try answer(context, input, params.codec)
+            })
+    }
+
+    private init<Method: RPCMethodDescriptor>(_ method: Method.Type, body: Body) {
+        self.name = Method.name
+        self.access = Method.access
         self.body = body
-        self.inputFields = inputFields
+        self.inputFields = { bytes, codec in
+            let input = try RPCParams(bytes: bytes, codec: codec).decode(Method.Input.self)
+            return Mirror(reflecting: input).children.compactMap(\.label)
+        }
     }
 
     /// A method that answers later, without holding a worker thread (a long poll such as
@@ -87,30 +82,22 @@ public struct RPCMethod: Sendable {
     /// Deferred methods are refused inside batches (FAILED_PRECONDITION for that member): a batch answers
     /// in one response, and one waiter must not hold the others. When the server stops, pending
     /// completions are answered UNAVAILABLE.
-    public static func deferred<Input: Decodable & SendableMetatype, Output: Encodable & SendableMetatype>(
-        _ name: String, access: Access,
-        _ handler: @escaping @Sendable (RPCContext, Input, RPCCompletion<Output>) throws -> Void
-    ) -> RPCMethod {
-        RPCMethod(
-            name: name, access: access,
-            body: .deferred { context, params, raw in
-                let input = try params.decode(Input.self)
-                try handler(context, input, RPCCompletion<Output>(codec: params.codec, deliver: raw.deliver))
-            }, inputFields: fields(of: Input.self))
-    }
-
-    /// A deferred method described once in RouteCore (`RPCMethodDescriptor`), e.g. `Associations.Watch`.
     public static func deferred<Method: RPCMethodDescriptor>(
         _ method: Method.Type,
         _ handler: @escaping @Sendable (RPCContext, Method.Input, RPCCompletion<Method.Output>) throws -> Void
     ) -> RPCMethod {
-        deferred(Method.name, access: Method.access, handler)
+        RPCMethod(
+            Method.self,
+            body: .deferred { context, params, raw in
+                let input = try params.decode(Method.Input.self)
+                try handler(context, input, RPCCompletion<Method.Output>(codec: params.codec, deliver: raw.deliver))
+            })
     }
 
     /// `rpc.discover`: answers with the OpenRPC document, byte for byte. Public.
     public static func discover(openRPCDocument: [UInt8]) -> RPCMethod {
         let document = RawJSON(bytes: openRPCDocument)
-        return RPCMethod("rpc.discover", access: .public) { (_: RPCContext, _: Empty) in document }
+        return encoded(RPCDiscover.self) { _, _ in document }
     }
 
     var isDeferred: Bool {

@@ -85,12 +85,7 @@ public enum RegistryMethods {
             },
             RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
             RPCMethod(API.AssociationsPreview.self) { _, input in try service.preview(input) },
-            RPCMethod.deferred(API.AssociationsWatch.name, access: API.AssociationsWatch.access) {
-                (
-                    _: RPCContext, input: API.AssociationsWatch.Input,
-                    completion: RPCCompletion<API.AssociationsWatch.Output>
-                )
-                in
+            RPCMethod.deferred(API.AssociationsWatch.self) { _, input, completion in
                 service.watch(input) { result in
                     switch result {
                     case .success(let output): completion.succeed(output)
@@ -98,10 +93,7 @@ public enum RegistryMethods {
                     }
                 }
             },
-            RPCMethod(API.CanOpenGetTable.name, access: API.CanOpenGetTable.access) {
-                (_, input: API.CanOpenGetTable.Input) throws -> RawJSON in
-                try canOpenTableJSON(service, input)
-            },
+            RPCMethod.encoded(API.CanOpenGetTable.self) { _, input in try canOpenTableJSON(service, input) },
             RPCMethod(API.CanOpenCheck.self) { _, input in try service.check(input) },
             RPCMethod(API.MatrixGet.self) { _, input in try service.matrix(app: input.app, platform: input.platform) },
             RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },

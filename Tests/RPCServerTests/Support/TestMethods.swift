@@ -37,7 +37,7 @@ enum TestMethods {
         var role: String?
     }
 
-    struct NotANumber: Encodable, Sendable {
+    struct NotANumber: Codable, Sendable {
         var value = Double.nan
     }
 
@@ -64,59 +64,40 @@ enum TestMethods {
 
     static func table(holds: Holds = Holds()) -> [RPCMethod] {
         [
-            RPCMethod("Test.Echo", access: .public) { (_, input: EchoInput) in
-                EchoOutput(text: String(repeating: input.text, count: input.times ?? 1))
+            RPCMethod(Echo.self) { _, input in EchoOutput(text: String(repeating: input.text, count: input.times ?? 1))
             },
-            RPCMethod("Test.Nested", access: .public) { (_, input: NestedInput) in
-                EchoOutput(text: input.route.platforms.ios.since)
-            },
-            RPCMethod("Test.NotFound", access: .public) { (_, _: Empty) -> Empty in
-                throw RegistryError.notFound("apps/ghost")
-            },
-            RPCMethod("Test.BadField", access: .public) { (_, _: Empty) -> Empty in
+            RPCMethod(Nested.self) { _, input in EchoOutput(text: input.route.platforms.ios.since) },
+            RPCMethod(NotFound.self) { _, _ in throw RegistryError.notFound("apps/ghost") },
+            RPCMethod(BadField.self) { _, _ in
                 throw RegistryError.invalidArgument(field: "route.platforms.ios.since", "not a version")
             },
-            RPCMethod("Test.Crash", access: .public) { (_, _: Empty) -> Empty in throw SecretFailure() },
-            RPCMethod("Test.BadOutput", access: .public) { (_, _: Empty) in NotANumber() },
-            RPCMethod("Test.Sleep", access: .public) { (_, input: DelayInput) in
+            RPCMethod(Crash.self) { _, _ in throw SecretFailure() },
+            RPCMethod(BadOutput.self) { _, _ in NotANumber() },
+            RPCMethod(Sleep.self) { _, input in
                 usleep(UInt32(input.ms) * 1000)
                 return EchoOutput(text: input.value ?? "slept")
             },
-            RPCMethod("Test.SlowWrite", access: .releaser) { (_, input: DelayInput) in
+            RPCMethod(SlowWrite.self) { _, input in
                 usleep(UInt32(input.ms) * 1000)
                 return EchoOutput(text: input.value ?? "written")
             },
-            RPCMethod("Test.Read", access: .reader) { (ctx, _: Empty) in
-                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
-            },
-            RPCMethod("Test.Release", access: .releaser) { (ctx, _: Empty) in
-                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
-            },
-            RPCMethod("Test.Admin", access: .admin) { (ctx, _: Empty) in
-                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
-            },
-            RPCMethod("Test.Public", access: .public) { (ctx, _: Empty) in
-                WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue)
-            },
-            RPCMethod.deferred("Test.Later", access: .public) {
-                (_, input: DelayInput, done: RPCCompletion<EchoOutput>) in
+            RPCMethod(Read.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
+            RPCMethod(Release.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
+            RPCMethod(Admin.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
+            RPCMethod(Public.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
+            RPCMethod.deferred(Later.self) { _, input, done in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(input.ms)) {
                     done.succeed(EchoOutput(text: input.value ?? "later"))
                     done.succeed(EchoOutput(text: "second completion must be ignored"))
                 }
             },
-            RPCMethod.deferred("Test.Now", access: .public) { (_, input: EchoInput, done: RPCCompletion<EchoOutput>) in
-                done.succeed(EchoOutput(text: input.text))
-            },
-            RPCMethod.deferred("Test.LaterFail", access: .public) {
-                (_, input: DelayInput, done: RPCCompletion<EchoOutput>) in
+            RPCMethod.deferred(Now.self) { _, input, done in done.succeed(EchoOutput(text: input.text)) },
+            RPCMethod.deferred(LaterFail.self) { _, input, done in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(input.ms)) {
                     done.fail(RegistryError.aborted("changed meanwhile"))
                 }
             },
-            RPCMethod.deferred("Test.Hold", access: .public) { (_, _: Empty, done: RPCCompletion<EchoOutput>) in
-                holds.pending.withLock { $0.append(done) }
-            },
+            RPCMethod.deferred(Hold.self) { _, _, done in holds.pending.withLock { $0.append(done) } },
             RPCMethod.discover(openRPCDocument: openRPC),
         ]
     }
