@@ -60,9 +60,4 @@ public struct RPCContext: Sendable {
 
     /// Whether the deadline has passed.
     public var isExpired: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
-
-    /// Throws DEADLINE_EXCEEDED when the deadline has passed: call it between expensive steps.
-    public func checkDeadline() throws {
-        if isExpired { throw RegistryError(.deadlineExceeded, "deadline exceeded") }
-    }
 }

@@ -198,7 +198,6 @@ public final class JSONRPCCodec: Sendable {
     }
 }
 
-/// Answers a completion at most once, whichever thread calls first.
 /// A deferred call's completion, handed out once: whoever takes it first (the handler, the deadline timer or
 /// shutdown) answers, and the others find nothing, so nothing keeps an answered call alive.
 final class PendingCompletion: Sendable {
@@ -209,6 +208,7 @@ final class PendingCompletion: Sendable {
     func take() -> RPCCompletion<RawJSON>? { completion.withLock { $0.take() } }
 }
 
+/// Answers a completion at most once, whichever thread calls first.
 final class CompletionGate: Sendable {
     private let done = Atomic<Bool>(false)
 
