@@ -26,20 +26,48 @@ struct HTTPReply: Sendable {
             status: status, body: Array(text.utf8), contentType: "text/plain; charset=utf-8", headers: headers)
     }
 
+    /// A plain 500, for what the server failed to answer otherwise (nothing more goes to the client).
+    static let internalError = HTTPReply.text(500, "internal error\n")
+
     /// Queues the reply on `connection`; must run inside that connection's access handler.
-    func queue(on connection: OpaquePointer) -> MHD_Result {
+    ///
+    /// A reply libmicrohttpd will not build (it refuses a header, or memory ran out) goes out as a plain 500
+    /// instead: never as a response silently missing one of its headers. When not even that can be built,
+    /// or the queueing fails, the result is `.NO` and libmicrohttpd closes the connection.
+    /// - Returns: libmicrohttpd's verdict and the status really queued.
+    func queue(on connection: OpaquePointer) -> (result: MHD_Result, status: Int) {
         if let shared {
-            return MHD_queue_response(connection, UInt32(status), shared.pointer)
+            return (MHD_queue_response(connection, UInt32(status), shared.pointer), status)
         }
-        let response = body.withUnsafeBytes { raw in
+        if let response = Self.response(body: body, contentType: contentType, headers: headers) {
+            defer { MHD_destroy_response(response) }
+            return (MHD_queue_response(connection, UInt32(status), response), status)
+        }
+        let fallback = HTTPReply.internalError
+        guard let response = Self.response(body: fallback.body, contentType: fallback.contentType, headers: [])
+        else { return (MHD_Result.NO, status) }
+        defer { MHD_destroy_response(response) }
+        return (MHD_queue_response(connection, UInt32(fallback.status), response), fallback.status)
+    }
+
+    /// A response holding a copy of `body`, `Content-Type` (when given) and every one of `headers`, or nil
+    /// (nothing leaked) when libmicrohttpd refuses: out of memory, or a header it rejects (an empty name or
+    /// value, CR or LF in either, a space or tab in the name).
+    static func response(body: [UInt8], contentType: String? = nil, headers: [(String, String)]) -> OpaquePointer? {
+        let created = body.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(
                 raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
-        guard let response else { return MHD_Result.NO }
-        defer { MHD_destroy_response(response) }
-        if let contentType { _ = MHD_add_response_header(response, "Content-Type", contentType) }
-        for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
-        return MHD_queue_response(connection, UInt32(status), response)
+        guard let created else { return nil }
+        if let contentType, MHD_add_response_header(created, "Content-Type", contentType) != MHD_Result.YES {
+            MHD_destroy_response(created)
+            return nil
+        }
+        for (name, value) in headers where MHD_add_response_header(created, name, value) != MHD_Result.YES {
+            MHD_destroy_response(created)
+            return nil
+        }
+        return created
     }
 }
 
@@ -51,13 +79,10 @@ struct HTTPReply: Sendable {
 final class SharedResponse: @unchecked Sendable {
     let pointer: OpaquePointer
 
+    /// Nil when libmicrohttpd refuses the body or a header (see `HTTPReply.response`); the document is then
+    /// answered 500 rather than served without that header.
     init?(body: [UInt8], headers: [(String, String)]) {
-        let created = body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(
-                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let created else { return nil }
-        for (name, value) in headers { _ = MHD_add_response_header(created, name, value) }
+        guard let created = HTTPReply.response(body: body, headers: headers) else { return nil }
         pointer = created
     }
 

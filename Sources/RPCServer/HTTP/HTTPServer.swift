@@ -38,6 +38,10 @@ public final class HTTPServer: @unchecked Sendable {
         core = ServerCore(
             configuration: configuration, dispatcher: dispatcher, documents: documents, readiness: readiness,
             metrics: metrics ?? dispatcher?.metrics ?? ServerMetrics(), log: log)
+        core.metrics.registerCounter(
+            "routereg_http_responses_failed_total",
+            help: "Replies libmicrohttpd refused to build or queue (answered 500 instead, or the connection closed)"
+        ) { [weak core] in [ServerMetrics.Sample(value: Double(core?.failedResponses.load(ordering: .relaxed) ?? 0))] }
         if log.isEnabled {
             core.metrics.registerCounter(
                 "routereg_log_lines_dropped_total", help: "Request log lines dropped because the writer fell behind"
@@ -83,9 +87,17 @@ public final class HTTPServer: @unchecked Sendable {
                 unmanaged.release()
                 throw StartError(description: "cannot listen on \(config.host) port \(config.port): \(cause)")
             }
+            // A listening daemon always knows its port; 0 means libmicrohttpd could not say, and a server whose
+            // port nobody can learn (port 0 asked for an ephemeral one) is of no use.
+            let port = routereg_mhd_bind_port(started)
+            guard port != 0 else {
+                MHD_stop_daemon(started)
+                unmanaged.release()
+                throw StartError(description: "cannot learn the port listened on at \(config.host)")
+            }
             daemon = started
             retained = unmanaged
-            boundPort = routereg_mhd_bind_port(started)
+            boundPort = port
         }
     }
 
@@ -100,6 +112,8 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         lifecycle.withLock {
             guard let daemon, let retained else { return }
+            // -1 only without a listening socket left (already quiesced; the inter-thread channel it also needs
+            // comes with MHD_ALLOW_SUSPEND_RESUME): nothing to close, and MHD_stop_daemon closes what remains.
             let listener = MHD_quiesce_daemon(daemon)
             if listener >= 0 { close(listener) }
             let grace = core.configuration.shutdownGracePeriod

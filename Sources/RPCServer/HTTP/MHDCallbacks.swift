@@ -32,16 +32,13 @@ func mhdAccessHandler(
         if RequestTarget.holdsNUL(url: url, rawLength: rawLength, version: version, path: path)
             || routereg_mhd_header_has_nul(connection, "Host") != 0
         {
-            exchange.answered = true
-            exchange.status = 400
-            return HTTPReply.text(400, "bad request: NUL or control character in the request target or Host\n")
-                .queue(on: connection)
+            return answer(
+                exchange, .text(400, "bad request: NUL or control character in the request target or Host\n"),
+                on: connection, core: core)
         }
         if let length = head.contentLength, length > core.configuration.maxBodyBytes {
             // Refuse before reading the body; libmicrohttpd then closes the connection.
-            exchange.answered = true
-            exchange.status = 413
-            return HTTPReply.text(413, "request body too large\n").queue(on: connection)
+            return answer(exchange, .text(413, "request body too large\n"), on: connection, core: core)
         }
         if let length = head.contentLength, exchange.target == .rpc, length > 0 {
             exchange.body.reserveCapacity(length)
@@ -68,9 +65,19 @@ func mhdAccessHandler(
         reply = core.respond(to: exchange)
     }
     guard let reply else { return MHD_Result.YES }
+    return answer(exchange, reply, on: connection, core: core)
+}
+
+/// Queues `reply` as the exchange's answer and records the status really sent: a reply libmicrohttpd could
+/// not build or queue (a 500 instead, or a closed connection) is counted as a failed response.
+private func answer(
+    _ exchange: HTTPExchange, _ reply: HTTPReply, on connection: OpaquePointer, core: ServerCore
+) -> MHD_Result {
     exchange.answered = true
-    exchange.status = reply.status
-    return reply.queue(on: connection)
+    let queued = reply.queue(on: connection)
+    exchange.status = queued.status
+    if queued.result != MHD_Result.YES || queued.status != reply.status { core.responseFailed() }
+    return queued.result
 }
 
 /// The request-completed callback: balances the retain of the access handler's first call.

@@ -21,6 +21,8 @@ final class ServerCore: Sendable {
     let metrics: ServerMetrics
     let log: RequestLog
     let inFlight = Atomic<Int>(0)
+    /// Replies libmicrohttpd refused to build or queue (`routereg_http_responses_failed_total`).
+    let failedResponses = Atomic<Int>(0)
     let suspensions = Mutex(Suspensions())
     /// True until the daemon stops: resumes happen under it so none reaches a stopped daemon.
     let resumeGate = Mutex(true)
@@ -100,7 +102,9 @@ final class ServerCore: Sendable {
         } else if let shared = document.full {
             return HTTPReply(status: 200, shared: shared)
         }
-        return .text(500, "internal error\n")
+        // libmicrohttpd refused to build the document's response (`SharedResponse`).
+        responseFailed()
+        return .internalError
     }
 
     private func respondRPC(_ exchange: HTTPExchange) -> HTTPReply? {
@@ -210,6 +214,9 @@ final class ServerCore: Sendable {
             return reply
         }
     }
+
+    /// Counts a reply libmicrohttpd refused to build or queue.
+    func responseFailed() { failedResponses.add(1, ordering: .relaxed) }
 
     /// Called when libmicrohttpd is done with a request: metrics, the log line, and no more deliveries.
     func finished(_ exchange: HTTPExchange) {
