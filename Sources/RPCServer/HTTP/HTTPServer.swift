@@ -119,7 +119,7 @@ public final class HTTPServer: @unchecked Sendable {
             let grace = core.configuration.shutdownGracePeriod
             let clock = ContinuousClock()
             let started = clock.now
-            waitUntil(upTo: grace) {
+            core.drain.wait(upTo: grace) {
                 core.inFlight.load(ordering: .relaxed) <= core.suspensions.withLock { $0.waiting.count }
             }
             waitForInFlight(upTo: min(core.configuration.deferredGracePeriod, grace - (clock.now - started)))
@@ -140,15 +140,6 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func waitForInFlight(upTo limit: Duration) {
-        waitUntil(upTo: limit) { core.inFlight.load(ordering: .relaxed) == 0 }
-    }
-
-    /// Polls `done` every 5 ms until it holds or `limit` passes (at once when `limit` is not positive).
-    private func waitUntil(upTo limit: Duration, _ done: () -> Bool) {
-        let clock = ContinuousClock()
-        let end = clock.now.advanced(by: limit)
-        while !done() && clock.now < end {
-            usleep(5_000)
-        }
+        core.drain.wait(upTo: limit) { core.inFlight.load(ordering: .relaxed) == 0 }
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// Everything the C callbacks need, passed to libmicrohttpd as an `Unmanaged` pointer.
 ///
-/// Immutable after `init` apart from `inFlight` (atomic) and `suspensions` (mutex).
+/// Immutable after `init` apart from its counters (`inFlight`, `failedResponses`: atomics), `suspensions`
+/// (mutex) and `drain` (synchronised itself).
 final class ServerCore: Sendable {
     /// Connections suspended by deferred calls, so `stop()` can complete them (libmicrohttpd refuses to stop
     /// with suspended connections), and whether new ones may still be suspended.
@@ -24,6 +25,8 @@ final class ServerCore: Sendable {
     /// Replies libmicrohttpd refused to build or queue (`routereg_http_responses_failed_total`).
     let failedResponses = Atomic<Int>(0)
     let suspensions = Mutex(Suspensions())
+    /// Tells a waiting `HTTPServer.stop()` that `inFlight` or `suspensions` changed.
+    let drain = DrainSignal()
     /// True until the daemon stops: resumes happen under it so none reaches a stopped daemon.
     let resumeGate = Mutex(true)
     private let requestCounter = Atomic<UInt64>(0)
@@ -174,7 +177,9 @@ final class ServerCore: Sendable {
         }
         switch step {
         case .reply(let reply): return reply
-        case .suspended: return nil
+        case .suspended:
+            drain.changed()
+            return nil
         case .stopping:
             // The cancellation answers the call (phase is still `waiting`), so its answer is ready now.
             cancel()
@@ -223,6 +228,7 @@ final class ServerCore: Sendable {
         exchange.deferred.withLock { $0 = .delivered }
         suspensions.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(exchange)) }
         inFlight.subtract(1, ordering: .relaxed)
+        drain.changed()
         let nanos = DispatchTime.now().uptimeNanoseconds - exchange.startNanos
         metrics.requestFinished(handler: exchange.handlerLabel, code: exchange.status, seconds: Double(nanos) / 1e9)
         guard log.isEnabled else { return }
