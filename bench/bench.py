@@ -331,12 +331,19 @@ def alternate(servers, rounds, duration, label, url_path, env=None, pids=None):
     none always goes first after a pause; {name: [wrk result per round]}. With `pids` ({name: pid}) each
     result also has `cpu_us_per_request`: the server's CPU time per request, which other processes on the
     machine disturb far less than requests per second."""
-    runs = {name: [] for name in servers}
-    names = list(servers)
+    targets = {name: (port, url_path, env) for name, port in servers.items()}
+    return alternate_targets(targets, rounds, duration, label, pids)
+
+
+def alternate_targets(targets, rounds, duration, label, pids=None):
+    """`alternate` with a path and a wrk environment per server: {name: (port, path, env)}."""
+    runs = {name: [] for name in targets}
+    names = list(targets)
     for r in range(rounds):
         for name in (names if r % 2 == 0 else list(reversed(names))):
+            port, url_path, env = targets[name]
             before = cpu_seconds(pids[name]) if pids else None
-            result = wrk(f"http://127.0.0.1:{servers[name]}{url_path}", duration, env=env)
+            result = wrk(f"http://127.0.0.1:{port}{url_path}", duration, env=env)
             extra = ""
             if pids and result["requests"]:
                 result["cpu_us_per_request"] = (cpu_seconds(pids[name]) - before) / result["requests"] * 1e6
@@ -433,7 +440,9 @@ def phase_threads(binary, plan_factory, counts, rounds, duration):
             registry.stop()
 
 
-def phase_check(registry, plan, rounds, duration):
+def phase_check(registry, plan, document, rounds, duration):
+    """`CanOpen.Check` on routereg as shipped, rounds alternating with nginx as shipped serving `document`
+    (the 8 KB AASA: the baseline issue 15 measured Check against), then the `CanOpen.GetTable` 304 path."""
     bodies_file = os.path.join(RESULTS, "check-bodies.jsonl")
     bodies = seed.check_bodies(plan)
     with open(bodies_file, "w") as f:
@@ -462,17 +471,28 @@ def phase_check(registry, plan, rounds, duration):
                                   version=seed.versions(plan.live)[-1], ifNoneMatch=etag)
     assert answer["notModified"] is True, answer
 
-    url = f"http://127.0.0.1:{registry.port}/rpc"
-    check_runs, table_runs = [], []
-    for r in range(rounds):
-        result = wrk(url, duration, env={"BENCH_BODIES": bodies_file})
-        check_runs.append(result)
-        log(f"CanOpen.Check round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
-        result = wrk(url, duration, env={"BENCH_BODIES": gettable_file})
+    url_path = "/.well-known/apple-app-site-association"
+    nginx = Nginx({url_path: document["bytes"]}, access_log=True)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{url_path}", timeout=10) as response:
+            if response.read() != document["bytes"]:
+                raise RuntimeError("nginx serves different bytes")
+        targets = {"nginx": (nginx.port, url_path, None),
+                   "check": (registry.port, "/rpc", {"BENCH_BODIES": bodies_file})}
+        runs = alternate_targets(targets, rounds, duration, "CanOpen.Check vs nginx GET",
+                                 pids={"nginx": nginx.process.pid, "check": registry.process.pid})
+    finally:
+        nginx.stop()
+    table_runs = []
+    for r in range(max(2, rounds - 2)):
+        result = wrk(f"http://127.0.0.1:{registry.port}/rpc", duration, env={"BENCH_BODIES": gettable_file})
         table_runs.append(result)
         log(f"CanOpen.GetTable 304 round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
-    return {"check": summarize(check_runs), "getTable304": summarize(table_runs), "decisionMix": decisions,
-            "tableJSONBytes": table_bytes, "urls": len(bodies), "routes": plan.route_count, "live": plan.live}
+    check, baseline = summarize(runs["check"]), summarize(runs["nginx"])
+    return {"check": check, "nginx": baseline, "nginxBytes": len(document["bytes"]),
+            "ratio": check["rps"] / baseline["rps"], "getTable304": summarize(table_runs),
+            "decisionMix": decisions, "tableJSONBytes": table_bytes, "urls": len(bodies),
+            "routes": plan.route_count, "live": plan.live}
 
 
 def phase_publish(registry, plan, extra_live, cycles):
@@ -649,7 +669,8 @@ def main():
                 if "table" in phases:
                     results["table"] = phase_table(registry, eight, rounds + (0 if quick else 2), duration)
                 if "check" in phases:
-                    results["check"] = phase_check(registry, plan, max(2, rounds - 1) if not quick else 1, duration)
+                    results["check"] = phase_check(registry, plan, documents[eight.hosts[0]],
+                                                   rounds + (0 if quick else 2), duration)
                 if "publish" in phases:
                     results["publish"] = phase_publish(registry, plan, 20 if quick else 100, 3 if quick else 7)
                     log(f"publish: median {results['publish']['publish_median_ms']:.1f} ms")

@@ -39,10 +39,15 @@ def targets(results):
     check = results.get("check")
     if check:
         c = check["check"]
+        if "ratio" in check:
+            rows.append((f"CanOpen.Check (JSON-RPC) rps / nginx GET with access log, rounds alternating "
+                         f"({check['nginxBytes']:,} B AASA)", "≥ 0.7",
+                         f"{check['ratio']:.2f} ({_fmt(c['rps'])} vs {_fmt(check['nginx']['rps'])} rps)",
+                         check["ratio"] >= 0.7))
         if baseline:
             ratio = c["rps"] / baseline
-            rows.append(("CanOpen.Check (JSON-RPC) rps / nginx GET with access log", "≥ 0.7",
-                         f"{ratio:.2f} ({_fmt(c['rps'])} vs {_fmt(baseline)} rps)", ratio >= 0.7))
+            rows.append(("CanOpen.Check rps / nginx's best GET rate of the AASA phase (stricter, other rounds)",
+                         "report", f"{ratio:.2f} ({_fmt(c['rps'])} vs {_fmt(baseline)} rps)", None))
         t = check["getTable304"]
         extra = f" (ratio to nginx {t['rps'] / baseline:.2f})" if baseline else ""
         rows.append(("CanOpen.GetTable with ifNoneMatch (304 path, JSON-RPC)", "report",
@@ -204,8 +209,11 @@ def render(results):
                 f"table is {check['tableJSONBytes']:,} B of JSON).", "",
                 "| call | rps (median) | p50 ms | p99 ms | rps per round | errors | CPU µs per request |",
                 "|---|---|---|---|---|---|---|",
-                _runs("CanOpen.Check", check["check"]), _runs("CanOpen.GetTable (notModified)", check["getTable304"]),
-                ""]
+                _runs("CanOpen.Check", check["check"])]
+        if "nginx" in check:
+            out += [_runs(f"nginx GET with access log ({check['nginxBytes']:,} B AASA), alternating with Check",
+                          check["nginx"])]
+        out += [_runs("CanOpen.GetTable (notModified)", check["getTable304"]), ""]
 
     publish = results.get("publish")
     if publish:

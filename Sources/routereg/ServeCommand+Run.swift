@@ -48,7 +48,8 @@ extension ServeCommand {
             service: service,
             configuration: HTTPServerConfiguration(
                 host: address.host, port: address.port, threadPoolSize: options.threads,
-                connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit),
+                connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit,
+                connectionMemoryLimit: options.connectionMemoryKiB * 1024),
             cacheMaxAge: options.cacheMaxAge, log: requestLog,
             extraDocuments: ConsoleDocuments())
         try server.start()

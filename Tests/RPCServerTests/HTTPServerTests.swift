@@ -147,6 +147,22 @@ struct HTTPServerTests {
         #expect(try first.request("GET", "/healthz").status == 200)
     }
 
+    @Test("the connection memory bounds the headers: what fits is served, more is 431, and the server goes on")
+    func connectionMemoryBoundsHeaders() throws {
+        let small = try TestServer(configure: { $0.connectionMemoryLimit = 16 * 1024 })
+        defer { small.stop() }
+        let roomy = try TestServer(configure: { $0.connectionMemoryLimit = 32 * 1024 })
+        defer { roomy.stop() }
+        func status(_ server: TestServer, cookie bytes: Int) throws -> Int {
+            let cookie = "a=" + String(repeating: "x", count: bytes)
+            return try server.client().request("GET", "/healthz", headers: [("Cookie", cookie)]).status
+        }
+        #expect(try status(small, cookie: 6_000) == 200)
+        #expect(try status(small, cookie: 12_000) == 431)
+        #expect(try status(roomy, cookie: 12_000) == 200)
+        #expect(try status(small, cookie: 10) == 200)
+    }
+
     @Test("an idle connection is closed after the connection timeout")
     func idleTimeout() throws {
         let server = try TestServer(configure: { $0.connectionTimeoutSeconds = 1 })
