@@ -123,9 +123,10 @@ class Process:
 class Registry:
     """`routereg serve` on its own embedded PostgreSQL, in a fresh data directory."""
 
-    def __init__(self, binary, name, threads=None, quiet=False):
+    def __init__(self, binary, name, threads=None, quiet=False, extra=()):
         """As shipped: its defaults, the request log to a file (`access.log` in its data directory), unless
-        `quiet` (`--quiet`, no log); `threads` overrides the default thread count."""
+        `quiet` (`--quiet`, no log); `threads` overrides the default thread count; `extra`: more serve flags
+        (for A/B runs of one setting)."""
         self.name = name
         self.port = free_port()
         self.token = "bench-" + os.urandom(12).hex()
@@ -138,6 +139,7 @@ class Registry:
         argv += ["--quiet"] if quiet else ["--access-log", self.access_log]
         if threads:
             argv += ["--threads", str(threads)]
+        argv += list(extra)
         self.argv = argv
         self.process = Process(name, argv, env=env, wait_for="listening on")
         self.client = Client(self.port, self.token)
