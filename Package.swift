@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "routereg", targets: ["routereg"]),
+        .library(name: "RouteMatching", targets: ["RouteMatching"]),
         .library(name: "RouteCore", targets: ["RouteCore"]),
         .library(name: "RouteRegistryClient", targets: ["RouteRegistryClient"]),
     ],
@@ -22,8 +23,11 @@ let package = Package(
 
         // The one way to start child processes: posix_spawn, own process group, killed if we die first.
         .target(name: "ProcessSpawn", swiftSettings: swiftSettings),
-        // Pure Swift, no I/O: versions, patterns, matching, generation, lint.
-        .target(name: "RouteCore", swiftSettings: swiftSettings),
+        // Pure Swift, no I/O, what an app needs to decide links locally: versions, the matcher, canOpen tables,
+        // decisions and fallback URLs, errors. The Swift client links this and nothing else of the server.
+        .target(name: "RouteMatching", swiftSettings: swiftSettings),
+        // Pure Swift, no I/O: the model, generation, lint, the API descriptors (re-exports RouteMatching).
+        .target(name: "RouteCore", dependencies: ["RouteMatching"], swiftSettings: swiftSettings),
         // PostgreSQL through libpq: pool, migrations, repositories, embedded cluster, LISTEN/NOTIFY.
         .target(
             name: "RouteStore",
@@ -65,7 +69,7 @@ let package = Package(
         // The app-side client: canOpen tables, local decisions, fallback URLs.
         .target(
             name: "RouteRegistryClient",
-            dependencies: ["RouteCore"],
+            dependencies: ["RouteMatching"],
             path: "Clients/swift/Sources/RouteRegistryClient",
             swiftSettings: swiftSettings
         ),
@@ -98,7 +102,7 @@ let package = Package(
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteCoreTests",
-            dependencies: ["RouteCore"],
+            dependencies: ["RouteCore", "RouteMatching"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -117,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteRegistryClientTests",
-            dependencies: ["RouteRegistryClient", "RegistryTesting"],
+            dependencies: ["RouteRegistryClient", "RouteCore", "RegistryTesting", "ProcessSpawn"],
             path: "Clients/swift/Tests/RouteRegistryClientTests",
             swiftSettings: swiftSettings
         ),

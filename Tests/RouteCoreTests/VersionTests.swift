@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct VersionTests {
     @Test(arguments: ["5", "5.12", "5.12.0", "5.12.0.4411", "51200", "0"])

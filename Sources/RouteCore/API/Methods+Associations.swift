@@ -191,16 +191,7 @@ extension API {
                 self.ifNoneMatch = ifNoneMatch
             }
         }
-        public struct Output: Codable, Sendable {
-            public var etag: String
-            public var notModified: Bool
-            public var table: CanOpenTable?
-            public init(etag: String, notModified: Bool, table: CanOpenTable?) {
-                self.etag = etag
-                self.notModified = notModified
-                self.table = table
-            }
-        }
+        public typealias Output = CanOpenTableAnswer
     }
 
     /// Every method the server serves, in the order `rpc.discover` lists them (besides `rpc.discover` itself).

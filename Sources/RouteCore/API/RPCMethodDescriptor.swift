@@ -19,16 +19,10 @@ public enum Access: String, Sendable, Hashable, Codable, Comparable, CaseIterabl
 }
 
 /// One method of the registry's JSON-RPC API, described once: its wire name, who may call it, and the
-/// shapes of its params and result. The server's dispatcher and the Swift client are both built from these
-/// descriptors, and a test proves they agree with `Schema/registry.openrpc.json`.
-public protocol RPCMethodDescriptor: Sendable {
-    /// The params object.
-    associatedtype Input: Codable & Sendable
-    /// The result.
-    associatedtype Output: Codable & Sendable
-
-    /// `Service.Method`, PascalCase.
-    static var name: String { get }
+/// shapes of its params and result (`RPCMethodSignature`). The server's dispatcher is built from these descriptors,
+/// the Swift client calls them through `RPCMethodSignature`, and a test proves they agree with
+/// `Schema/registry.openrpc.json`.
+public protocol RPCMethodDescriptor: RPCMethodSignature {
     /// The weakest role allowed to call it.
     static var access: Access { get }
 }

@@ -111,16 +111,9 @@ public struct DecisionEngine: Sendable {
 enum RouteRules {
     static func componentRule(_ route: Route, app: App, domain: Domain?, exclude: Bool? = nil) -> ComponentRule {
         ComponentRule(
-            path: route.pattern.path, query: route.pattern.query.map(queryRule), fragment: route.pattern.fragment,
+            path: route.pattern.path, query: route.pattern.query?.rule, fragment: route.pattern.fragment,
             exclude: exclude ?? (route.action == .exclude),
             caseSensitive: RegistryIndex.caseSensitive(route, app: app, domain: domain),
             percentEncoded: RegistryIndex.percentEncoded(route, app: app, domain: domain))
-    }
-
-    static func queryRule(_ pattern: QueryPattern) -> QueryRule {
-        switch pattern {
-        case .string(let text): .string(text)
-        case .items(let items): .items(items)
-        }
     }
 }

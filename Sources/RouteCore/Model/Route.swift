@@ -66,14 +66,6 @@ public struct Route: Sendable, Hashable, Codable {
     }
 }
 
-/// What a matching route decides.
-public enum RouteAction: String, Sendable, Hashable, Codable {
-    /// Open in the app, for the versions that handle the route.
-    case open
-    /// Never the app: always the browser (Apple's `exclude: true`).
-    case exclude
-}
-
 /// One version a route is switched off for, and why.
 public struct SwitchedOff: Sendable, Hashable, Codable {
     public var version: Version
@@ -110,28 +102,5 @@ public struct URLPattern: Sendable, Hashable, Codable {
         self.fragment = fragment
         self.caseSensitive = caseSensitive
         self.percentEncoded = percentEncoded
-    }
-}
-
-/// A query pattern: a string matched against the whole query, or named items that must each match.
-public enum QueryPattern: Sendable, Hashable, Codable {
-    case string(String)
-    case items([String: String])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else {
-            self = .items(try container.decode([String: String].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let text): try container.encode(text)
-        case .items(let items): try container.encode(items)
-        }
     }
 }

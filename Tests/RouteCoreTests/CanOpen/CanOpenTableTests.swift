@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct CanOpenTableTests {
     func table(_ state: BadooFixture.State, _ version: String, _ platform: Platform = .ios) throws

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// `LinkURL` and `FallbackURL` parse UTF-8 bytes for speed; these tests hold them equal to the
 /// `Character`-based versions they replaced (kept below as the reference) on random URLs built from the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// One row of the decision table: (state, platform, version, URL) → expected decision.
 struct DecisionCase: Sendable, CustomTestStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// Sections and options of the generated AASA beyond the Badoo story.
 @Suite struct AASASectionsTests {

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// The Badoo story (ARCHITECTURE.md "The reference scenario") as registries, one per state of the story.
 enum BadooFixture {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// The generated files of the Badoo story, byte for byte (`ROUTEREG_UPDATE_GOLDEN=1` rewrites them).
 @Suite struct GoldenFileTests {

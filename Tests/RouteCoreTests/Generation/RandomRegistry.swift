@@ -1,4 +1,5 @@
 @testable import RouteCore
+@testable import RouteMatching
 
 /// SplitMix64: a small seeded generator so randomized tests are reproducible.
 struct RegistryRNG: RandomNumberGenerator {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// The generated AASA, parsed back and evaluated like iOS does, agrees with the decision model: it opens
 /// the app exactly when some live iOS version would; and every canOpen table decides like the engine.

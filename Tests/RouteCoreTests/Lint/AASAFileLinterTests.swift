@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// `AASAFileLinter`: the shapes found in published files that iOS either ignores or documents no behaviour for,
 /// each named with where it is and what RouteRegistry makes of it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// Shadowing and compaction must never change a decision: checked against the real matcher on random
 /// registries and URLs.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct LintTests {
     static let appID = "ABCDE12345.com.example.app"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// Apple's 128 KB limit: lint near it, compact above it, fail clearly when compaction is not enough.
 @Suite struct SizeLimitTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// Every vector of the conformance file and of the project's own file must decide as recorded.
 @Suite struct AASAConformanceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct AASADocumentTests {
     private func document(_ json: String) throws -> AASADocument {

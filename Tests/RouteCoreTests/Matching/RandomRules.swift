@@ -1,4 +1,5 @@
 @testable import RouteCore
+@testable import RouteMatching
 
 /// A seedable generator so every randomized test run draws the same cases.
 struct SeededRandom: RandomNumberGenerator {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct RuleSetTests {
     private func url(_ text: String) -> LinkURL { LinkURL(text)! }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct SameHostTests {
     @Test(arguments: [

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 /// Versions on the wire: strings, or Android `versionCode` numbers; ranges write their open end.
 @Suite struct VersionCodingTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RouteCore
+@testable import RouteMatching
 
 @Suite struct ModelValidationTests {
     func field(_ body: () throws(RegistryError) -> Void) -> String? {

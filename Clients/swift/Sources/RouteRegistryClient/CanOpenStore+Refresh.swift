@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 /// What a revalidation did.
 public enum RefreshOutcome: Sendable, Hashable {

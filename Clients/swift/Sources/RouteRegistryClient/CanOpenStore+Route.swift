@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 /// What the app should do with a URL it was handed (`onOpenURL`, a universal link, a notification's link),
 /// decided locally from the table in use.

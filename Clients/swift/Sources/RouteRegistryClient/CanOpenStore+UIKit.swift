@@ -1,6 +1,6 @@
 #if canImport(UIKit) && !os(watchOS)
     import Foundation
-    import RouteCore
+    import RouteMatching
     import UIKit
 
     extension CanOpenStore {

@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 /// The app's canOpen table, kept current and answering locally: the piece an iOS app uses to decide,
 /// inside `application(_:continue:restorationHandler:)` or `onOpenURL`, whether *this* version can handle

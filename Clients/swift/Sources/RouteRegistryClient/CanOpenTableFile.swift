@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 /// A canOpen table with its ETag as kept on disk: the store's cache file and the file bundled into the
 /// app at build time share this format, which is also the result of `CanOpen.GetTable`

@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,7 +13,7 @@ extension RPCClient {
     /// semaphore), so it cannot deadlock the pool, but calling it from the main thread of an app freezes
     /// the UI. Unavailable from async code, which should `await call(_:_:timeout:)` instead.
     @available(*, noasync, message: "blocks the calling thread; await call(_:_:timeout:) instead")
-    public func callSync<M: RPCMethodDescriptor>(
+    public func callSync<M: RPCMethodSignature>(
         _ method: M.Type, _ input: M.Input, timeout: TimeInterval? = nil
     ) throws -> M.Output {
         let result = try callRawSync(

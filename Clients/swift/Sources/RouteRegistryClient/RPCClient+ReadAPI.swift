@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 extension RPCClient {
     /// The canOpen table of one app version (`CanOpen.GetTable`, public).
@@ -8,23 +8,16 @@ extension RPCClient {
     /// `notModified == true` and no table, which keeps revalidation cheap.
     public func canOpenTable(
         app: String, platform: Platform, version: Version, ifNoneMatch: String? = nil
-    ) async throws -> API.CanOpenGetTable.Output {
+    ) async throws -> CanOpenTableAnswer {
         try await call(
-            API.CanOpenGetTable.self,
+            ReadMethods.CanOpenGetTable.self,
             .init(app: app, platform: platform, version: version, ifNoneMatch: ifNoneMatch))
     }
 
     /// The server's decision for one URL (`CanOpen.Check`, public). Apps decide locally with
     /// `CanOpenStore`; this is for tools, tests and servers that do not keep a table.
     public func check(app: String, platform: Platform, version: Version, url: String) async throws -> Decision {
-        try await call(API.CanOpenCheck.self, .init(app: app, platform: platform, version: version, url: url))
-    }
-
-    /// A generated association file (`Associations.Get`, public): the latest revision unless `revision`
-    /// is given. `kind` defaults to the AASA on the server.
-    public func association(
-        host: String, kind: DocumentKind? = nil, revision: Int? = nil
-    ) async throws -> API.AssociationsGet.Output {
-        try await call(API.AssociationsGet.self, .init(host: host, kind: kind, revision: revision))
+        try await call(
+            ReadMethods.CanOpenCheck.self, .init(app: app, platform: platform, version: version, url: url))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,7 +14,7 @@ extension RPCClient {
     /// `CanOpen.GetTable` instead; an unknown app is then that method's `NOT_FOUND`.
     public func canOpenTableByGET(
         app: String, platform: Platform, version: Version, ifNoneMatch: String? = nil
-    ) async throws -> API.CanOpenGetTable.Output {
+    ) async throws -> CanOpenTableAnswer {
         var request = URLRequest(url: Self.tableURL(server: server, app: app, platform: platform, version: version))
         request.timeoutInterval = timeout
         // Revalidation is ours (If-None-Match with the ETag we hold): URLSession's cache must not answer.
@@ -41,7 +41,7 @@ extension RPCClient {
             guard let etag = etag ?? ifNoneMatch else {
                 throw ClientError.invalidResponse(reason: "304 without an ETag")
             }
-            return API.CanOpenGetTable.Output(etag: etag, notModified: true, table: nil)
+            return CanOpenTableAnswer(etag: etag, notModified: true, table: nil)
         case 200:
             let table: CanOpenTable
             do { table = try JSONDecoder().decode(CanOpenTable.self, from: body) } catch {
@@ -49,7 +49,7 @@ extension RPCClient {
             }
             // A proxy that dropped the ETag: the registry's is the SHA-256 of these canonical bytes.
             let tag = try etag ?? table.file().etag
-            return API.CanOpenGetTable.Output(etag: tag, notModified: false, table: table)
+            return CanOpenTableAnswer(etag: tag, notModified: false, table: table)
         case 404 where !(response.value(forHTTPHeaderField: "Content-Type") ?? "").hasPrefix("application/json"):
             return try await canOpenTable(app: app, platform: platform, version: version, ifNoneMatch: ifNoneMatch)
         default:

@@ -1,17 +1,18 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// A typed JSON-RPC 2.0 client for the registry, built on the same method descriptors (`API.*`) as the
-/// server's dispatcher, so a method's name and shapes are written down once.
+/// A typed JSON-RPC 2.0 client for the registry. `call(_:_:)` takes any `RPCMethodSignature`: the read methods an
+/// app needs have helpers here (`canOpenTable`, `check`), and a tool that also imports RouteCore calls every
+/// method through the server's own descriptors (`API.*`), so a method's name and shapes are written down once.
 ///
 /// ```swift
 /// let client = RPCClient(server: URL(string: "https://registry.example.com")!)
-/// let decision = try await client.call(API.CanOpenCheck.self, .init(app: "badoo", platform: .ios,
-///     version: try Version("5.11.0"), url: "https://m.badoo.com/l/a/42"))
+/// let decision = try await client.check(app: "badoo", platform: .ios, version: try Version("5.11.0"),
+///     url: "https://m.badoo.com/l/a/42")
 /// ```
 ///
 /// Every call is one `POST <server>/rpc`. Errors: `RegistryError` when the registry answers with an
@@ -41,7 +42,7 @@ public struct RPCClient: Sendable {
     ///
     /// - Parameter timeout: overrides the client's timeout for this call (e.g. `Associations.Watch`,
     ///   which long-polls for up to a minute).
-    public func call<M: RPCMethodDescriptor>(
+    public func call<M: RPCMethodSignature>(
         _ method: M.Type, _ input: M.Input, timeout: TimeInterval? = nil
     ) async throws -> M.Output {
         let result = try await callRaw(

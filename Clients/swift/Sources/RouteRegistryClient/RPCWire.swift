@@ -1,5 +1,5 @@
 import Foundation
-import RouteCore
+import RouteMatching
 
 /// The JSON-RPC 2.0 envelope around params and results, kept in one place for the async and the blocking
 /// paths of `RPCClient`.
@@ -62,8 +62,8 @@ enum RPCWire {
             return ClientError.protocolError(code: wire.code, message: wire.message)
         }
         let violations = (wire.data?.details ?? []).compactMap { detail -> FieldViolation? in
-            guard let field = detail["field"]?.stringValue else { return nil }
-            return FieldViolation(field: field, description: detail["description"]?.stringValue ?? "")
+            guard let field = detail.field else { return nil }
+            return FieldViolation(field: field, description: detail.description ?? "")
         }
         return RegistryError(StatusCode(rawValue: wire.code), wire.message, fieldViolations: violations)
     }
@@ -73,7 +73,21 @@ enum RPCWire {
     private struct WireError: Decodable {
         struct ErrorData: Decodable {
             var status: String?
-            var details: [JSONValue]?
+            var details: [Detail]?
+        }
+        /// One entry of `details`, read for its field violation: members of another type, or a detail that
+        /// is not an object, read as absent.
+        struct Detail: Decodable {
+            var field: String?
+            var description: String?
+
+            enum CodingKeys: String, CodingKey { case field, description }
+
+            init(from decoder: any Decoder) throws {
+                let c = try? decoder.container(keyedBy: CodingKeys.self)
+                field = (try? c?.decodeIfPresent(String.self, forKey: .field)) ?? nil
+                description = (try? c?.decodeIfPresent(String.self, forKey: .description)) ?? nil
+            }
         }
         var code: Int
         var message: String

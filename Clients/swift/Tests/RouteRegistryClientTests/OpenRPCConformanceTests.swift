@@ -50,6 +50,27 @@ struct OpenRPCConformanceTests {
         }
     }
 
+    /// The client describes `CanOpen.GetTable`'s result itself (an app links no API descriptors): its members
+    /// must be the documented ones, the required ones always written.
+    @Test func theClientsTableAnswerHasTheDocumentedResultMembers() throws {
+        let document = try JSONValue(json: Data(contentsOf: try Self.schemaURL()))
+        guard case .array(let methods)? = document["methods"],
+            let method = methods.first(where: { $0["name"]?.stringValue == "CanOpen.GetTable" }),
+            case .object(let properties)? = method["result"]?["schema"]?["properties"],
+            case .array(let required)? = method["result"]?["schema"]?["required"]
+        else { throw CocoaError(.fileReadCorruptFile) }
+        let table = try BadooFixture.table(BadooFixture.registry(), version: "5.12.0").table
+        let full = try JSONValue(
+            json: CanonicalJSON.encode(CanOpenTableAnswer(etag: "\"e\"", notModified: false, table: table)))
+        let bare = try JSONValue(
+            json: CanonicalJSON.encode(CanOpenTableAnswer(etag: "\"e\"", notModified: true, table: nil)))
+        guard case .object(let fullMembers) = full, case .object(let bareMembers) = bare else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        #expect(Set(fullMembers.keys) == Set(properties.keys))
+        #expect(Set(required.compactMap(\.stringValue)).isSubset(of: Set(bareMembers.keys)))
+    }
+
     @Test func readHelpersSendExactlyTheDocumentedParams() async throws {
         let server = try FakeRPCServer { request in
             switch request.method {
@@ -66,7 +87,9 @@ struct OpenRPCConformanceTests {
         let version = try Version("5.12.0")
         _ = try await client.canOpenTable(app: "badoo", platform: .ios, version: version, ifNoneMatch: "\"e\"")
         _ = try await client.check(app: "badoo", platform: .ios, version: version, url: "https://m.badoo.com/")
-        let association = try await client.association(host: "m.badoo.com", kind: .aasa, revision: 3)
+        // A tool that imports RouteCore calls any method through the server's own descriptors.
+        let association = try await client.call(
+            API.AssociationsGet.self, .init(host: "m.badoo.com", kind: .aasa, revision: 3))
         #expect(association.revision == 3)
         #expect(association.document["applinks"] != nil)
 

@@ -77,7 +77,7 @@ public struct CanOpenRule: Sendable, Hashable, Codable {
     /// The matcher rule.
     var componentRule: ComponentRule {
         ComponentRule(
-            path: path, query: query.map(RouteRules.queryRule), fragment: fragment, exclude: action == .exclude,
+            path: path, query: query?.rule, fragment: fragment, exclude: action == .exclude,
             caseSensitive: caseSensitive, percentEncoded: percentEncoded)
     }
 }

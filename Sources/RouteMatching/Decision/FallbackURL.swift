@@ -66,7 +66,7 @@ public enum FallbackURL {
     }
 
     /// Substitutes `{path}` and `{query}` in a route's `webFallback` template.
-    static func expand(template: String, path: String, query: String?) -> String {
+    package static func expand(template: String, path: String, query: String?) -> String {
         template.replacingOccurrences(of: "{path}", with: path).replacingOccurrences(of: "{query}", with: query ?? "")
     }
 

@@ -9,32 +9,15 @@ public enum RuleVerdict: String, Sendable, Hashable, Codable {
     case switchedOff = "switched_off"
     /// Not handled by this version: fall back to the browser.
     case unsupported
-
-    /// The verdict of `route` for `version` on `platform`.
-    public init(_ route: Route, platform: Platform, version: Version) {
-        if route.action == .exclude {
-            self = .exclude
-        } else if !route.inRange(platform, version) {
-            self = .unsupported
-        } else {
-            self = route.isSwitchedOff(platform, version) ? .switchedOff : .open
-        }
-    }
-
-    /// The first version that handles `route`, when `version` is below its range (for `supportedSince`).
-    static func supportedSince(_ route: Route, platform: Platform, version: Version) -> String? {
-        guard route.action == .open, let range = route.platforms[platform], version < range.since else { return nil }
-        return range.since.description
-    }
 }
 
 /// Turns a first match into a `Decision`: shared by the decision engine and canOpen tables so both
 /// answer identically.
-enum DecisionMaking {
+package enum DecisionMaking {
     /// The decision for a URL whose first matching rule had `verdict` (nil: no rule matched).
     /// `fallbackURL` is the browser URL to use when the decision is to fall back; it is evaluated only for
     /// browser decisions, since building it is most of a decision's cost and most decisions open the app.
-    static func decide(
+    package static func decide(
         verdict: RuleVerdict?, route: String?, supportedSince: String?, fallbackURL: @autoclosure () -> String?
     ) -> Decision {
         guard let verdict else {
@@ -56,16 +39,16 @@ enum DecisionMaking {
 
     /// The URL matched for a custom-scheme link: iOS reports `badoo://offer/1` with host `offer`, which
     /// RouteRegistry treats as the first path segment, so a scheme route's path is `/offer/*`.
-    static func schemeMatchURL(_ url: LinkURL) -> LinkURL {
+    package static func schemeMatchURL(_ url: LinkURL) -> LinkURL {
         let path = url.host.isEmpty ? url.path : "/" + url.host + url.path
         return LinkURL(scheme: url.scheme, host: "", path: path, query: url.query, fragment: url.fragment)
     }
 
     /// True for the schemes universal links and App Links use.
-    static func isWebScheme(_ scheme: String) -> Bool { scheme == "https" || scheme == "http" }
+    package static func isWebScheme(_ scheme: String) -> Bool { scheme == "https" || scheme == "http" }
 
     /// The matcher rule that recognises the fallback marker, the same rule the AASA excludes first.
-    static func markerRule(_ policy: FallbackPolicy) -> ComponentRule {
+    package static func markerRule(_ policy: FallbackPolicy) -> ComponentRule {
         ComponentRule(query: .items([policy.queryItem: "?*"]), exclude: true)
     }
 }

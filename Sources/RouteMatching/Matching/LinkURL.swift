@@ -93,7 +93,7 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Hosts compare case-insensitively and `example.com.` is `example.com`.
-    static func normalizedHost(_ host: String) -> String {
+    package static func normalizedHost(_ host: String) -> String {
         var host = host.utf8.contains(where: { $0 >= 0x80 || isUpper($0) }) ? host.lowercased() : host
         while host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
         return host
