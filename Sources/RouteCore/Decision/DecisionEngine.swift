@@ -9,21 +9,26 @@ public struct DecisionEngine: Sendable {
         let rules: RuleSet
     }
 
-    /// Per app: the rule list of each host the app answers on (aliases share their target's list).
-    private let webScopes: [String: [String: Scope]]
-    /// Per app: the rule list of each custom scheme.
-    private let schemeScopes: [String: [String: Scope]]
-    private let apps: [String: App]
-    private let markers: [String: RuleSet]
+    /// One app's compiled rule lists.
+    struct AppRules: Sendable {
+        let app: App
+        /// The rule list of each host the app answers on (aliases share their target's list).
+        let web: [String: Scope]
+        /// The rule list of each custom scheme.
+        let schemes: [String: Scope]
+        /// Recognises the app's fallback marker.
+        let marker: RuleSet
+    }
+
+    private let apps: [String: AppRules]
 
     /// Compiles every rule list of `registry`, taking the rules `previous` (the engine of an earlier state)
     /// already compiled for the same app and host or scheme.
     public init(registry: Registry, reusing previous: DecisionEngine? = nil) {
         let index = RegistryIndex(registry)
-        var webScopes: [String: [String: Scope]] = [:]
-        var schemeScopes: [String: [String: Scope]] = [:]
-        var markers: [String: RuleSet] = [:]
-        for app in registry.apps {
+        var apps: [String: AppRules] = [:]
+        for app in registry.apps where apps[app.id] == nil {
+            let reusable = previous?.apps[app.id]
             var byTarget: [String: Scope] = [:]
             var hosts: [String: Scope] = [:]
             for host in index.hosts(of: app.id) {
@@ -36,11 +41,10 @@ public struct DecisionEngine: Sendable {
                         rules: RuleSet(
                             rules: routes.map { RouteRules.componentRule($0, app: app, domain: target) },
                             substitutionVariables: target.substitutionVariables ?? [:],
-                            reusing: previous?.webScopes[app.id]?[key]?.rules))
+                            reusing: reusable?.web[key]?.rules))
                 }
                 hosts[host] = byTarget[key]
             }
-            webScopes[app.id] = hosts
             var schemes: [String: Scope] = [:]
             for scheme in app.schemes {
                 let routes = index.schemeRoutes(app: app.id, scheme: scheme)
@@ -48,16 +52,13 @@ public struct DecisionEngine: Sendable {
                     routes: routes,
                     rules: RuleSet(
                         rules: routes.map { RouteRules.componentRule($0, app: app, domain: nil) },
-                        substitutionVariables: [:], reusing: previous?.schemeScopes[app.id]?[scheme.lowercased()]?.rules
-                    ))
+                        substitutionVariables: [:], reusing: reusable?.schemes[scheme.lowercased()]?.rules))
             }
-            schemeScopes[app.id] = schemes
-            markers[app.id] = RuleSet(rules: [DecisionMaking.markerRule(app.fallback)], substitutionVariables: [:])
+            apps[app.id] = AppRules(
+                app: app, web: hosts, schemes: schemes,
+                marker: RuleSet(rules: [DecisionFlow.markerRule(app.fallback)], substitutionVariables: [:]))
         }
-        self.webScopes = webScopes
-        self.schemeScopes = schemeScopes
-        self.markers = markers
-        self.apps = Dictionary(registry.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.apps = apps
     }
 
     /// The decision for `url` (text); an unparsable URL is `not_associated`.
@@ -73,38 +74,38 @@ public struct DecisionEngine: Sendable {
     public func decide(
         app appID: String, platform: Platform, version: Version, url: LinkURL, original: String? = nil
     ) -> Decision {
-        guard let app = apps[appID] else { return .notAssociated }
-        let text = original ?? url.description
-        if DecisionMaking.isWebScheme(url.scheme) {
-            guard app.hasSide(on: platform), let scope = webScopes[appID]?[url.host] else { return .notAssociated }
-            if markers[appID]?.firstMatch(url) != nil {
-                return Decision(decision: .openInBrowser, reason: .fallbackMarker)
-            }
-            let fallback = { FallbackURL.make(text, policy: app.fallback) }
-            guard let index = scope.rules.firstMatch(url) else {
-                return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: fallback())
-            }
-            return decision(scope.routes[index], platform: platform, version: version, fallback: fallback)
-        }
-        guard let scope = schemeScopes[appID]?[url.scheme] else { return .notAssociated }
-        let matchURL = DecisionMaking.schemeMatchURL(url)
-        guard let index = scope.rules.firstMatch(matchURL) else {
-            return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: nil)
-        }
-        let route = scope.routes[index]
-        let fallback = route.webFallback.map {
-            FallbackURL.make(
-                FallbackURL.expand(template: $0, path: matchURL.path, query: url.query), policy: app.fallback)
-        }
-        return decision(route, platform: platform, version: version, fallback: { fallback })
+        guard let rules = apps[appID] else { return .notAssociated }
+        return DecisionFlow.decide(
+            url, original: original ?? url.description,
+            in: VersionRules(rules: rules, platform: platform, version: version))
+    }
+}
+
+/// One app version's view of the engine's rule lists: the verdicts come from the routes.
+private struct VersionRules: DecisionRules {
+    let rules: DecisionEngine.AppRules
+    let platform: Platform
+    let version: Version
+
+    func webScope(_ host: String) -> DecisionEngine.Scope? {
+        rules.app.hasSide(on: platform) ? rules.web[host] : nil
     }
 
-    private func decision(_ route: Route, platform: Platform, version: Version, fallback: () -> String?) -> Decision {
-        DecisionMaking.decide(
+    func schemeScope(_ scheme: String) -> DecisionEngine.Scope? { rules.schemes[scheme] }
+
+    func ruleSet(_ scope: DecisionEngine.Scope) -> RuleSet { scope.rules }
+
+    func matchedRule(_ index: Int, in scope: DecisionEngine.Scope) -> MatchedRule {
+        let route = scope.routes[index]
+        return MatchedRule(
             verdict: RuleVerdict(route, platform: platform, version: version), route: route.id,
             supportedSince: RuleVerdict.supportedSince(route, platform: platform, version: version),
-            fallbackURL: fallback())
+            webFallback: route.webFallback)
     }
+
+    var marker: RuleSet { rules.marker }
+
+    var fallbackPolicy: FallbackPolicy { rules.app.fallback }
 }
 
 /// Routes as matcher rules, with defaults resolved rule > app > domain.

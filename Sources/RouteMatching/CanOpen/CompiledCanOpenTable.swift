@@ -3,58 +3,57 @@
 public struct CompiledCanOpenTable: Sendable {
     /// The table as received.
     public let table: CanOpenTable
-    private let domains: [String: (indices: [Int], rules: RuleSet)]
-    private let schemes: [String: (indices: [Int], rules: RuleSet)]
-    private let marker: RuleSet
+    private let domains: [String: Scope]
+    private let schemes: [String: Scope]
+    package let marker: RuleSet
+
+    /// One host's or scheme's rules: their indices into `table.rules`, and those rules compiled.
+    package struct Scope: Sendable {
+        let indices: [Int]
+        let rules: RuleSet
+    }
 
     /// Compiles every scope of `table`.
     public init(_ table: CanOpenTable) {
         self.table = table
-        func compile(_ scopes: [CanOpenScope]) -> [String: (indices: [Int], rules: RuleSet)] {
-            var out: [String: (indices: [Int], rules: RuleSet)] = [:]
+        func compile(_ scopes: [CanOpenScope]) -> [String: Scope] {
+            var out: [String: Scope] = [:]
             for scope in scopes {
                 let indices = scope.rules.filter { table.rules.indices.contains($0) }
-                out[scope.name.lowercased()] = (
-                    indices,
-                    RuleSet(
+                out[scope.name.lowercased()] = Scope(
+                    indices: indices,
+                    rules: RuleSet(
                         rules: indices.map { table.rules[$0].componentRule },
-                        substitutionVariables: scope.substitutionVariables ?? [:])
-                )
+                        substitutionVariables: scope.substitutionVariables ?? [:]))
             }
             return out
         }
         domains = compile(table.domains)
         schemes = compile(table.schemes)
-        marker = RuleSet(rules: [DecisionMaking.markerRule(table.fallback)], substitutionVariables: [:])
+        marker = RuleSet(rules: [DecisionFlow.markerRule(table.fallback)], substitutionVariables: [:])
     }
 
     /// The decision for `url`, identical to the server's `CanOpen.Check` for this app version.
     public func decide(url: String) -> Decision {
         guard let link = LinkURL(url) else { return .notAssociated }
-        if DecisionMaking.isWebScheme(link.scheme) {
-            guard let scope = domains[link.host] else { return .notAssociated }
-            if marker.firstMatch(link) != nil { return Decision(decision: .openInBrowser, reason: .fallbackMarker) }
-            let fallback = { FallbackURL.make(url, policy: table.fallback) }
-            guard let hit = scope.rules.firstMatch(link) else {
-                return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: fallback())
-            }
-            return decision(table.rules[scope.indices[hit]], fallback: fallback)
-        }
-        guard let scope = schemes[link.scheme] else { return .notAssociated }
-        let matchURL = DecisionMaking.schemeMatchURL(link)
-        guard let hit = scope.rules.firstMatch(matchURL) else {
-            return DecisionMaking.decide(verdict: nil, route: nil, supportedSince: nil, fallbackURL: nil)
-        }
-        let rule = table.rules[scope.indices[hit]]
-        let fallback = rule.webFallback.map {
-            FallbackURL.make(
-                FallbackURL.expand(template: $0, path: matchURL.path, query: link.query), policy: table.fallback)
-        }
-        return decision(rule, fallback: { fallback })
+        return DecisionFlow.decide(link, original: url, in: self)
+    }
+}
+
+extension CompiledCanOpenTable: DecisionRules {
+    package func webScope(_ host: String) -> Scope? { domains[host] }
+
+    package func schemeScope(_ scheme: String) -> Scope? { schemes[scheme] }
+
+    package func ruleSet(_ scope: Scope) -> RuleSet { scope.rules }
+
+    /// A table stores each rule's verdict for its version.
+    package func matchedRule(_ index: Int, in scope: Scope) -> MatchedRule {
+        let rule = table.rules[scope.indices[index]]
+        return MatchedRule(
+            verdict: rule.verdict, route: rule.route, supportedSince: rule.supportedSince,
+            webFallback: rule.webFallback)
     }
 
-    private func decision(_ rule: CanOpenRule, fallback: () -> String?) -> Decision {
-        DecisionMaking.decide(
-            verdict: rule.verdict, route: rule.route, supportedSince: rule.supportedSince, fallbackURL: fallback())
-    }
+    package var fallbackPolicy: FallbackPolicy { table.fallback }
 }

@@ -64,6 +64,11 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
         self.fragment = fragment
     }
 
+    /// True for the schemes universal links and App Links use (`https`, `http`); `scheme` lower-cased, as
+    /// `scheme` is here. Every other scheme is a custom one: decided from the app's scheme rules, never by an
+    /// AASA.
+    public static func isWebScheme(_ scheme: String) -> Bool { scheme == "https" || scheme == "http" }
+
     /// The URL written back: scheme, `//host` when there is one, path, query and fragment as written.
     public var description: String {
         var text = scheme + ":"
