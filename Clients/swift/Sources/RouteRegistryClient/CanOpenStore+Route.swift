@@ -23,8 +23,7 @@ extension CanOpenStore {
     /// links are someone else's (`passThrough`).
     public func route(_ url: URL) -> LinkRoute {
         let scheme = url.scheme?.lowercased() ?? ""
-        let isWeb = scheme == "https" || scheme == "http"
-        if !isWeb, !managesScheme(scheme) { return .passThrough }
+        if !LinkURL.isWebScheme(scheme), !managesScheme(scheme) { return .passThrough }
         let decision = decide(url)
         switch decision.decision {
         case .openInApp: return .openInApp

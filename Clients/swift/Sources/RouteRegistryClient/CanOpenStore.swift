@@ -165,7 +165,7 @@ public final class CanOpenStore: Sendable {
     public func decide(_ url: String) -> Decision {
         // Copy the compiled table out so the lock is held for a pointer copy, not a match.
         guard let compiled = state.withLock({ $0.compiled }) else {
-            let isWeb = url.lowercased().hasPrefix("https:") || url.lowercased().hasPrefix("http:")
+            let isWeb = LinkURL(url).map { LinkURL.isWebScheme($0.scheme) } ?? false
             return Decision(
                 decision: .openInBrowser, reason: .noRoute,
                 fallbackUrl: isWeb ? FallbackURL.make(url, policy: defaultFallback) : nil)
@@ -181,7 +181,7 @@ public final class CanOpenStore: Sendable {
         let decision = decide(url)
         if let fallback = decision.fallbackUrl { return URL(string: fallback) }
         if decision.reason == .fallbackMarker { return url }
-        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return nil }
+        guard let scheme = url.scheme?.lowercased(), LinkURL.isWebScheme(scheme) else { return nil }
         let policy = state.withLock { $0.compiled?.table.fallback } ?? defaultFallback
         return URL(string: FallbackURL.make(url.absoluteString, policy: policy))
     }
