@@ -137,10 +137,4 @@ public struct RuleSet: Sendable {
         var subject = MatchSubject()
         return compiled.firstIndex { $0.matches(&subject, url) }
     }
-
-    /// `match`, `exclude` or `noMatch` for `url`, with the deciding rule's index.
-    public func outcome(_ url: LinkURL) -> (outcome: MatchOutcome, ruleIndex: Int?) {
-        guard let index = firstMatch(url) else { return (.noMatch, nil) }
-        return (rules[index].exclude ? .exclude : .match, index)
-    }
 }
