@@ -13,7 +13,7 @@ public struct AppRepository: Sendable {
 
     /// Stores a new app; ALREADY_EXISTS if the id is taken.
     public func create(_ app: App, in tx: Transaction) throws -> Stored<App> {
-        try mapUniqueViolation("apps/\(app.id)") {
+        try mapUniqueViolation(.app(app.id)) {
             try decode(
                 tx.query(
                     """
@@ -82,7 +82,7 @@ public struct AppRepository: Sendable {
 
     private func missingOrStale(_ id: String, in tx: Transaction) throws -> RegistryError {
         try get(id, in: tx) == nil
-            ? .notFound("apps/\(id)") : .aborted("apps/\(id) was changed by someone else; get it again and retry")
+            ? .notFound(.app(id)) : .stale(.app(id))
     }
 
     private func decode(_ row: SQLRow) throws -> Stored<App> {

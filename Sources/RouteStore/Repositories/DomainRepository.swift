@@ -14,7 +14,7 @@ public struct DomainRepository: Sendable {
     /// Stores a new domain with its apps; ALREADY_EXISTS if the host is taken, FAILED_PRECONDITION if an
     /// app or the alias target does not exist.
     public func create(_ domain: Domain, in tx: Transaction) throws -> Stored<Domain> {
-        try mapUniqueViolation("domains/\(domain.host)") {
+        try mapUniqueViolation(.domain(domain.host)) {
             try tx.query(
                 """
                 INSERT INTO domains (host, alias_of, default_case_sensitive, default_percent_encoded,
@@ -69,7 +69,7 @@ public struct DomainRepository: Sendable {
     /// Deletes the domain; returns what was deleted. FAILED_PRECONDITION while another domain is its alias.
     @discardableResult
     public func delete(_ host: String, expectedEtag: String?, in tx: Transaction) throws -> Stored<Domain> {
-        guard let existing = try get(host, in: tx) else { throw RegistryError.notFound("domains/\(host)") }
+        guard let existing = try get(host, in: tx) else { throw RegistryError.notFound(.domain(host)) }
         let rows = try tx.query(
             """
             DELETE FROM domains
@@ -89,14 +89,13 @@ public struct DomainRepository: Sendable {
     }
 
     private func require(_ host: String, in tx: Transaction) throws -> Stored<Domain> {
-        guard let domain = try get(host, in: tx) else { throw RegistryError.notFound("domains/\(host)") }
+        guard let domain = try get(host, in: tx) else { throw RegistryError.notFound(.domain(host)) }
         return domain
     }
 
     private func missingOrStale(_ host: String, in tx: Transaction) throws -> RegistryError {
         try get(host, in: tx) == nil
-            ? .notFound("domains/\(host)")
-            : .aborted("domains/\(host) was changed by someone else; get it again and retry")
+            ? .notFound(.domain(host)) : .stale(.domain(host))
     }
 
     private func variables(_ domain: Domain) throws -> SQLJSON? {

@@ -116,8 +116,8 @@ public struct ReleaseRepository: Sendable {
         return release
     }
 
-    private func name(_ app: String, _ platform: Platform, _ version: Version) -> String {
-        Release.resourceName(app: app, platform: platform, version: version)
+    private func name(_ app: String, _ platform: Platform, _ version: Version) -> ResourceName {
+        .release(app: app, platform: platform, version: version)
     }
 
     private func decode(_ row: SQLRow) throws -> StoredRelease {

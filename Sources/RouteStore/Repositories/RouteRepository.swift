@@ -35,7 +35,7 @@ public struct RouteRepository: Sendable {
     public func createMany(_ routes: [Route], app: String, before: String? = nil, in tx: Transaction) throws {
         let first = try makeRoom(routes.count, app: app, before: before, in: tx)
         let rows = try SQLJSON(encoding: routes.enumerated().map { NewRouteRow($1, position: first + $0) })
-        try mapUniqueViolation("apps/\(app)/routes") {
+        try mapUniqueViolation(.routes(app: app)) {
             try tx.query(
                 """
                 INSERT INTO routes (app, id, position, scheme, path, query, fragment, case_sensitive,
@@ -68,14 +68,14 @@ public struct RouteRepository: Sendable {
                 .int("next")
         }
         let rows = try tx.query("SELECT position FROM routes WHERE app = \(app) AND id = \(before) FOR UPDATE")
-        guard let row = rows.first else { throw RegistryError.notFound("apps/\(app)/routes/\(before)") }
+        guard let row = rows.first else { throw RegistryError.notFound(.route(app: app, id: before)) }
         let position = try row.int("position")
         try tx.query("UPDATE routes SET position = position + \(count) WHERE app = \(app) AND position >= \(position)")
         return position
     }
 
     private func insert(_ route: Route, app: String, position: Int, in tx: Transaction) throws {
-        try mapUniqueViolation("apps/\(app)/routes/\(route.id)") {
+        try mapUniqueViolation(.route(app: app, id: route.id)) {
             try tx.query(
                 """
                 INSERT INTO routes (app, id, position, scheme, path, query, fragment, case_sensitive,
@@ -150,7 +150,7 @@ public struct RouteRepository: Sendable {
     @discardableResult
     public func delete(app: String, id: String, expectedEtag: String?, in tx: Transaction) throws -> Stored<Route> {
         guard let existing = try get(app: app, id: id, in: tx) else {
-            throw RegistryError.notFound("apps/\(app)/routes/\(id)")
+            throw RegistryError.notFound(.route(app: app, id: id))
         }
         let rows = try tx.query(
             """
@@ -213,7 +213,7 @@ public struct RouteRepository: Sendable {
     private func touch(_ app: String, _ id: String, in tx: Transaction) throws {
         let rows = try tx.query(
             "UPDATE routes SET etag = etag + 1, updated_at = now() WHERE app = \(app) AND id = \(id)")
-        guard rows.affectedRows == 1 else { throw RegistryError.notFound("apps/\(app)/routes/\(id)") }
+        guard rows.affectedRows == 1 else { throw RegistryError.notFound(.route(app: app, id: id)) }
     }
 
     private func insertDetails(_ route: Route, app: String, in tx: Transaction) throws {
@@ -244,15 +244,14 @@ public struct RouteRepository: Sendable {
 
     private func require(_ app: String, _ id: String, in tx: Transaction) throws -> Stored<Route> {
         guard let route = try get(app: app, id: id, in: tx) else {
-            throw RegistryError.notFound("apps/\(app)/routes/\(id)")
+            throw RegistryError.notFound(.route(app: app, id: id))
         }
         return route
     }
 
     private func missingOrStale(_ app: String, _ id: String, in tx: Transaction) throws -> RegistryError {
         try get(app: app, id: id, in: tx) == nil
-            ? .notFound("apps/\(app)/routes/\(id)")
-            : .aborted("apps/\(app)/routes/\(id) was changed by someone else; get it again and retry")
+            ? .notFound(.route(app: app, id: id)) : .stale(.route(app: app, id: id))
     }
 
     private struct PlatformRow: Decodable {

@@ -128,7 +128,7 @@ extension Version {
 
 /// Rethrows a unique violation as ALREADY_EXISTS for `resource`, anything else as is.
 @discardableResult
-func mapUniqueViolation<T>(_ resource: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+func mapUniqueViolation<T>(_ resource: @autoclosure () -> ResourceName, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as StoreError where error.sqlState == .uniqueViolation {
         throw RegistryError.alreadyExists(resource())
     }

@@ -33,7 +33,7 @@ public struct TokenRepository: Sendable {
     public func create(
         id: String, role: Access, secretSHA256: Data, displayName: String?, in tx: Transaction
     ) throws -> StoredToken {
-        try mapUniqueViolation("tokens/\(id)") {
+        try mapUniqueViolation(.token(id)) {
             try decode(
                 tx.query(
                     """
@@ -73,7 +73,7 @@ public struct TokenRepository: Sendable {
             UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = \(id)
             RETURNING \(TokenRepository.columns)
             """)
-        guard let row = rows.first else { throw RegistryError.notFound("tokens/\(id)") }
+        guard let row = rows.first else { throw RegistryError.notFound(.token(id)) }
         return try decode(row)
     }
 
