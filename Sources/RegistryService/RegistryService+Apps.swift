@@ -7,7 +7,8 @@ extension RegistryService {
         Resource(
             stored.value,
             meta: ResourceMeta(
-                name: "apps/\(stored.value.id)", etag: stored.etag, createTime: Timestamp.string(stored.createTime),
+                name: ResourceName.app(stored.value.id).description, etag: stored.etag,
+                createTime: Timestamp.string(stored.createTime),
                 updateTime: Timestamp.string(stored.updateTime)))
     }
 
@@ -15,7 +16,7 @@ extension RegistryService {
         Resource(
             stored.value,
             meta: ResourceMeta(
-                name: "domains/\(stored.value.host)", etag: stored.etag,
+                name: ResourceName.domain(stored.value.host).description, etag: stored.etag,
                 createTime: Timestamp.string(stored.createTime),
                 updateTime: Timestamp.string(stored.updateTime)))
     }
@@ -23,7 +24,7 @@ extension RegistryService {
     public func createApp(_ app: App, by caller: Caller) throws(RegistryError) -> Resource<App> {
         try ModelValidation.app(app)
         return try write(
-            caller, method: API.AppsCreate.name, resource: "apps/\(app.id)", cause: "Apps.Create \(app.id)"
+            caller, method: API.AppsCreate.name, resource: .app(app.id), cause: "Apps.Create \(app.id)"
         ) {
             tx in
             let stored = try self.store.apps.create(app, in: tx)
@@ -34,7 +35,7 @@ extension RegistryService {
     public func getApp(_ id: String) throws(RegistryError) -> Resource<App> {
         try mapped {
             guard let stored = try store.read({ tx in try store.apps.get(id, in: tx) }) else {
-                throw RegistryError.notFound("apps/\(id)")
+                throw RegistryError.notFound(.app(id))
             }
             return Self.resource(stored)
         }
@@ -50,7 +51,7 @@ extension RegistryService {
     public func updateApp(_ app: App, etag: String?, by caller: Caller) throws(RegistryError) -> Resource<App> {
         try ModelValidation.app(app)
         return try write(
-            caller, method: API.AppsUpdate.name, resource: "apps/\(app.id)", cause: "Apps.Update \(app.id)"
+            caller, method: API.AppsUpdate.name, resource: .app(app.id), cause: "Apps.Update \(app.id)"
         ) {
             tx in
             let before = try self.store.apps.get(app.id, in: tx)
@@ -60,11 +61,12 @@ extension RegistryService {
     }
 
     public func deleteApp(_ id: String, etag: String?, by caller: Caller) throws(RegistryError) {
-        _ = try write(caller, method: API.AppsDelete.name, resource: "apps/\(id)", cause: "Apps.Delete \(id)") { tx in
+        _ = try write(caller, method: API.AppsDelete.name, resource: .app(id), cause: "Apps.Delete \(id)") { tx in
             let referencing = try self.store.domains.all(in: tx).filter { $0.value.apps.contains(id) }
             if let domain = referencing.first {
+                let (app, host) = (ResourceName.app(id), ResourceName.domain(domain.value.host))
                 throw RegistryError.failedPrecondition(
-                    "apps/\(id) is still served on domains/\(domain.value.host): remove it from its domains first")
+                    "\(app) is still served on \(host): remove it from its domains first")
             }
             // The app's routes go with it (the schema cascades); its releases are history of this app only.
             if try self.store.apps.get(id, in: tx) != nil { try self.store.releases.deleteAll(app: id, in: tx) }
@@ -79,19 +81,22 @@ extension RegistryService {
         try ModelValidation.domain(domain)
         let host = domain.host
         return try write(
-            caller, method: API.DomainsCreate.name, resource: "domains/\(host)", cause: "Domains.Create \(host)"
+            caller, method: API.DomainsCreate.name, resource: .domain(host), cause: "Domains.Create \(host)"
         ) {
             tx in
             for app in domain.apps where try self.store.apps.get(app, in: tx) == nil {
                 throw RegistryError(
-                    .failedPrecondition, "apps/\(app) does not exist",
-                    fieldViolations: [FieldViolation(field: "domain.apps", description: "apps/\(app) does not exist")])
+                    .failedPrecondition, "\(ResourceName.app(app)) does not exist",
+                    fieldViolations: [
+                        FieldViolation(field: "domain.apps", description: "\(ResourceName.app(app)) does not exist")
+                    ])
             }
             if let target = domain.aliasOf, try self.store.domains.get(target, in: tx) == nil {
                 throw RegistryError(
-                    .failedPrecondition, "domains/\(target) does not exist",
+                    .failedPrecondition, "\(ResourceName.domain(target)) does not exist",
                     fieldViolations: [
-                        FieldViolation(field: "domain.aliasOf", description: "domains/\(target) does not exist")
+                        FieldViolation(
+                            field: "domain.aliasOf", description: "\(ResourceName.domain(target)) does not exist")
                     ])
             }
             let stored = try self.store.domains.create(domain, in: tx)
@@ -102,7 +107,7 @@ extension RegistryService {
     public func getDomain(_ host: String) throws(RegistryError) -> Resource<Domain> {
         try mapped {
             guard let stored = try store.read({ tx in try store.domains.get(host.lowercased(), in: tx) }) else {
-                throw RegistryError.notFound("domains/\(host)")
+                throw RegistryError.notFound(.domain(host))
             }
             return Self.resource(stored)
         }
@@ -125,12 +130,12 @@ extension RegistryService {
     public func deleteDomain(_ host: String, etag: String?, by caller: Caller) throws(RegistryError) {
         let host = host.lowercased()
         _ = try write(
-            caller, method: API.DomainsDelete.name, resource: "domains/\(host)", cause: "Domains.Delete \(host)"
+            caller, method: API.DomainsDelete.name, resource: .domain(host), cause: "Domains.Delete \(host)"
         ) {
             tx in
             if let alias = try self.store.domains.all(in: tx).first(where: { $0.value.aliasOf == host }) {
-                throw RegistryError.failedPrecondition(
-                    "domains/\(alias.value.host) is an alias of domains/\(host): delete the alias first")
+                let (aliasName, name) = (ResourceName.domain(alias.value.host), ResourceName.domain(host))
+                throw RegistryError.failedPrecondition("\(aliasName) is an alias of \(name): delete the alias first")
             }
             let stored = try self.store.domains.delete(host, expectedEtag: etag, in: tx)
             return Mutation(value: Empty(), before: stored.value, after: nil)

@@ -14,9 +14,14 @@ extension RegistryService {
             return try Self.output(try storedRevision(host: host, kind: kind, number: number))
         }
         guard let document = snapshot.document(host: host, kind: kind) else {
-            throw RegistryError.notFound("domains/\(host)/revisions (\(kind.rawValue))")
+            throw Self.noDocument(host: host, kind: kind)
         }
         return try Self.output(document)
+    }
+
+    /// NOT_FOUND for a host with no document of `kind` (yet): the message names the kind.
+    static func noDocument(host: String, kind: DocumentKind) -> RegistryError {
+        .notFound("\(ResourceName.revisions(host: host)) (\(kind.rawValue))")
     }
 
     static func output(_ document: ServedDocument) throws(RegistryError) -> API.AssociationsGet.Output {
@@ -36,7 +41,9 @@ extension RegistryService {
                 let stored = try store.read({ tx in
                     try store.revisions.get(host: host, kind: RevisionKind(kind), number: number, in: tx)
                 })
-            else { throw RegistryError.notFound("domains/\(host)/revisions/\(number) (\(kind.rawValue))") }
+            else {
+                throw RegistryError.notFound("\(ResourceName.revision(host: host, number: number)) (\(kind.rawValue))")
+            }
             return ServedDocument(stored)
         }
     }
@@ -48,7 +55,7 @@ extension RegistryService {
         return try mapped {
             let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
             let result = try store.read { tx in
-                if try store.domains.get(host, in: tx) == nil { throw RegistryError.notFound("domains/\(host)") }
+                if try store.domains.get(host, in: tx) == nil { throw RegistryError.notFound(.domain(host)) }
                 return try store.revisions.list(host: host, kind: RevisionKind(input.kind ?? .aasa), page, in: tx)
             }
             return API.AssociationsListRevisions.Output(
@@ -76,7 +83,7 @@ extension RegistryService {
         let current = snapshot
         var registry = current.registry
         guard registry.apps.contains(where: { $0.id == input.app }) else {
-            throw RegistryError.notFound("apps/\(input.app)")
+            throw RegistryError.notFound(.app(input.app))
         }
         let state: ReleaseState = input.action == .publish ? .live : .retired
         if let index = registry.releases.firstIndex(where: {
@@ -87,8 +94,7 @@ extension RegistryService {
             registry.releases.append(
                 Release(app: input.app, platform: input.platform, version: input.version, state: .live))
         } else {
-            throw RegistryError.notFound(
-                Release.resourceName(app: input.app, platform: input.platform, version: input.version))
+            throw RegistryError.notFound(.release(app: input.app, platform: input.platform, version: input.version))
         }
         var documents: [API.AssociationsPreview.Document] = []
         var lint: [LintFinding] = []
@@ -131,7 +137,7 @@ extension RegistryService {
             return
         }
         guard snapshot.registry.domains.contains(where: { $0.host.lowercased() == host }) else {
-            complete(.failure(.notFound("domains/\(host)")))
+            complete(.failure(.notFound(.domain(host))))
             return
         }
         let ifNoneMatch = input.ifNoneMatch
@@ -140,7 +146,7 @@ extension RegistryService {
         ) {
             document in
             guard let document else {
-                complete(.failure(.notFound("domains/\(host)/revisions (\(kind.rawValue))")))
+                complete(.failure(Self.noDocument(host: host, kind: kind)))
                 return
             }
             let notModified = document.etag == ifNoneMatch

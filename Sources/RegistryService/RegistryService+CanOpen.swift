@@ -6,7 +6,7 @@ extension RegistryService {
     public func check(_ input: API.CanOpenCheck.Input) throws(RegistryError) -> Decision {
         let current = snapshot
         guard current.registry.apps.contains(where: { $0.id == input.app }) else {
-            throw RegistryError.notFound("apps/\(input.app)")
+            throw RegistryError.notFound(.app(input.app))
         }
         guard let url = LinkURL(input.url) else {
             throw RegistryError.invalidArgument(field: "url", "is not an absolute URL (scheme://host/path)")
@@ -23,7 +23,7 @@ extension RegistryService {
         if let ifNoneMatch = input.ifNoneMatch, let etag = tables.knownETag(key), etag == ifNoneMatch {
             return API.CanOpenGetTable.Output(etag: etag, notModified: true, table: nil)
         }
-        guard let generated = try tables.table(key) else { throw RegistryError.notFound("apps/\(input.app)") }
+        guard let generated = try tables.table(key) else { throw RegistryError.notFound(.app(input.app)) }
         let notModified = input.ifNoneMatch == generated.file.etag
         return API.CanOpenGetTable.Output(
             etag: generated.file.etag, notModified: notModified, table: notModified ? nil : generated.table)
@@ -40,7 +40,7 @@ extension RegistryService {
         if let ifNoneMatch = input.ifNoneMatch, let etag = tables.knownETag(key), etag == ifNoneMatch {
             return (etag, true, nil)
         }
-        guard let file = try tables.file(key) else { throw RegistryError.notFound("apps/\(input.app)") }
+        guard let file = try tables.file(key) else { throw RegistryError.notFound(.app(input.app)) }
         let notModified = input.ifNoneMatch == file.etag
         return (file.etag, notModified, notModified ? nil : file.bytes)
     }
@@ -48,7 +48,7 @@ extension RegistryService {
     /// `Matrix.Get`: every route of the app against every live version of the platform.
     public func matrix(app: String, platform: Platform) throws(RegistryError) -> API.MatrixGet.Output {
         let registry = snapshot.registry
-        guard registry.apps.contains(where: { $0.id == app }) else { throw RegistryError.notFound("apps/\(app)") }
+        guard registry.apps.contains(where: { $0.id == app }) else { throw RegistryError.notFound(.app(app)) }
         let versions = registry.liveVersions(app: app, platform: platform)
         let rows = (registry.routes[app] ?? []).map { route in
             API.MatrixGet.Row(

@@ -6,14 +6,15 @@ extension RegistryService {
     static func resource(_ stored: StoredRelease) -> ReleaseResource {
         let release = stored.release
         return ReleaseResource(
-            name: Release.resourceName(app: release.app, platform: release.platform, version: release.version),
+            name: ResourceName.release(app: release.app, platform: release.platform, version: release.version)
+                .description,
             app: release.app, platform: release.platform, version: release.version, state: release.state,
             createTime: Timestamp.string(stored.createTime), publishTime: stored.publishTime.map(Timestamp.string),
             retireTime: stored.retireTime.map(Timestamp.string))
     }
 
-    private static func name(_ key: API.ReleaseKey) -> String {
-        Release.resourceName(app: key.app, platform: key.platform, version: key.version)
+    private static func name(_ key: API.ReleaseKey) -> ResourceName {
+        .release(app: key.app, platform: key.platform, version: key.version)
     }
 
     public func createRelease(_ key: API.ReleaseKey, by caller: Caller) throws(RegistryError) -> ReleaseResource {
@@ -21,7 +22,7 @@ extension RegistryService {
             caller, method: API.ReleasesCreate.name, resource: Self.name(key),
             cause: "Releases.Create \(key.platform.rawValue) \(key.version)"
         ) { tx in
-            if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound("apps/\(key.app)") }
+            if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound(.app(key.app)) }
             let (stored, created) = try self.store.releases.upsertDraft(
                 app: key.app, platform: key.platform, version: key.version, in: tx)
             if !created { throw RegistryError.alreadyExists(Self.name(key)) }
@@ -38,7 +39,7 @@ extension RegistryService {
             caller, method: method, resource: Self.name(key),
             cause: "\(method) \(key.platform.rawValue) \(key.version)", ruleLint: true
         ) { tx in
-            if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound("apps/\(key.app)") }
+            if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound(.app(key.app)) }
             let before: StoredRelease?
             if state == .live {
                 let (existing, created) = try self.store.releases.upsertDraft(
@@ -78,7 +79,7 @@ extension RegistryService {
         try mapped {
             let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
             let result = try store.read { tx in
-                if try store.apps.get(input.app, in: tx) == nil { throw RegistryError.notFound("apps/\(input.app)") }
+                if try store.apps.get(input.app, in: tx) == nil { throw RegistryError.notFound(.app(input.app)) }
                 return try store.releases.list(
                     app: input.app, platform: input.platform, state: input.state, page, in: tx)
             }

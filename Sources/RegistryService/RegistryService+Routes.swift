@@ -7,7 +7,7 @@ extension RegistryService {
         RouteResource(
             route: stored.value, app: app, position: position,
             meta: ResourceMeta(
-                name: "apps/\(app)/routes/\(stored.value.id)", etag: stored.etag,
+                name: ResourceName.route(app: app, id: stored.value.id).description, etag: stored.etag,
                 createTime: Timestamp.string(stored.createTime), updateTime: Timestamp.string(stored.updateTime)))
     }
 
@@ -15,7 +15,7 @@ extension RegistryService {
     /// the app to find one position made each route write O(routes)).
     private func routeResource(app: String, id: String, in tx: Transaction) throws -> RouteResource {
         guard let stored = try store.routes.get(app: app, id: id, in: tx) else {
-            throw RegistryError.notFound("apps/\(app)/routes/\(id)")
+            throw RegistryError.notFound(.route(app: app, id: id))
         }
         let position = try tx.query(
             """
@@ -35,15 +35,17 @@ extension RegistryService {
     }
 
     private func requireApp(_ app: String, in tx: Transaction) throws {
-        if try store.apps.get(app, in: tx) == nil { throw RegistryError.notFound("apps/\(app)") }
+        if try store.apps.get(app, in: tx) == nil { throw RegistryError.notFound(.app(app)) }
     }
 
     /// Refuses a `before` that names no route of `app`.
     private func requireBefore(_ before: String?, app: String, in tx: Transaction) throws {
         if let before, try store.routes.get(app: app, id: before, in: tx) == nil {
-            throw RegistryError(
-                .notFound, "apps/\(app)/routes/\(before) not found",
-                fieldViolations: [FieldViolation(field: "before", description: "no route \(before) in apps/\(app)")])
+            var error = RegistryError.notFound(.route(app: app, id: before))
+            error.fieldViolations = [
+                FieldViolation(field: "before", description: "no route \(before) in \(ResourceName.app(app))")
+            ]
+            throw error
         }
     }
 
@@ -52,7 +54,7 @@ extension RegistryService {
     {
         try ModelValidation.route(route)
         return try write(
-            caller, method: API.RoutesCreate.name, resource: "apps/\(app)/routes/\(route.id)",
+            caller, method: API.RoutesCreate.name, resource: .route(app: app, id: route.id),
             cause: "Routes.Create \(app)/\(route.id)"
         ) { tx in
             try self.requireApp(app, in: tx)
@@ -70,7 +72,7 @@ extension RegistryService {
     {
         try Self.validateBatch(routes)
         return try write(
-            caller, method: API.RoutesBatchCreate.name, resource: "apps/\(app)/routes",
+            caller, method: API.RoutesBatchCreate.name, resource: .routes(app: app),
             cause: "Routes.BatchCreate \(app) (\(routes.count) route\(routes.count == 1 ? "" : "s"))"
         ) { tx in
             try self.requireApp(app, in: tx)
@@ -82,9 +84,9 @@ extension RegistryService {
                     try $0.string("id")
                 })
             if let i = routes.firstIndex(where: { taken.contains($0.id) }) {
-                throw RegistryError(
-                    .alreadyExists, "apps/\(app)/routes/\(routes[i].id) already exists",
-                    fieldViolations: [FieldViolation(field: "routes[\(i)].id", description: "is taken")])
+                var error = RegistryError.alreadyExists(.route(app: app, id: routes[i].id))
+                error.fieldViolations = [FieldViolation(field: "routes[\(i)].id", description: "is taken")]
+                throw error
             }
             try self.store.routes.createMany(routes, app: app, before: before, in: tx)
             let all = try self.store.routes.all(app: app, in: tx)
@@ -147,11 +149,11 @@ extension RegistryService {
     {
         try ModelValidation.route(route)
         return try write(
-            caller, method: API.RoutesUpdate.name, resource: "apps/\(app)/routes/\(route.id)",
+            caller, method: API.RoutesUpdate.name, resource: .route(app: app, id: route.id),
             cause: "Routes.Update \(app)/\(route.id)"
         ) { tx in
             guard let before = try self.store.routes.get(app: app, id: route.id, in: tx) else {
-                throw RegistryError.notFound("apps/\(app)/routes/\(route.id)")
+                throw RegistryError.notFound(.route(app: app, id: route.id))
             }
             var updated = route
             // Switch-offs are managed by SwitchOff/SwitchOn only, so an update never revives a killed version.
@@ -165,7 +167,7 @@ extension RegistryService {
 
     public func deleteRoute(app: String, id: String, etag: String?, by caller: Caller) throws(RegistryError) {
         _ = try write(
-            caller, method: API.RoutesDelete.name, resource: "apps/\(app)/routes/\(id)",
+            caller, method: API.RoutesDelete.name, resource: .route(app: app, id: id),
             cause: "Routes.Delete \(app)/\(id)"
         ) { tx in
             let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
@@ -176,14 +178,15 @@ extension RegistryService {
     public func reorderRoutes(app: String, order: [String], by caller: Caller) throws(RegistryError) -> [RouteResource]
     {
         try write(
-            caller, method: API.RoutesReorder.name, resource: "apps/\(app)/routes", cause: "Routes.Reorder \(app)"
+            caller, method: API.RoutesReorder.name, resource: .routes(app: app), cause: "Routes.Reorder \(app)"
         ) {
             tx in
             try self.requireApp(app, in: tx)
             let current = try self.store.routes.all(app: app, in: tx).map(\.value.id)
             guard order.count == current.count, Set(order) == Set(current) else {
                 throw RegistryError.invalidArgument(
-                    field: "order", "must list every route of apps/\(app) exactly once (\(current.count) routes)")
+                    field: "order",
+                    "must list every route of \(ResourceName.app(app)) exactly once (\(current.count) routes)")
             }
             let stored = try self.store.routes.reorder(app: app, ids: order, in: tx)
             return Mutation(
@@ -201,11 +204,11 @@ extension RegistryService {
         let method = off ? API.RoutesSwitchOff.name : API.RoutesSwitchOn.name
         let list = versions.map(\.description).joined(separator: ",")
         return try write(
-            caller, method: method, resource: "apps/\(app)/routes/\(id)",
+            caller, method: method, resource: .route(app: app, id: id),
             cause: "\(method) \(app)/\(id) \(platform.rawValue) \(list)"
         ) { tx in
             guard let before = try self.store.routes.get(app: app, id: id, in: tx) else {
-                throw RegistryError.notFound("apps/\(app)/routes/\(id)")
+                throw RegistryError.notFound(.route(app: app, id: id))
             }
             let stored =
                 off

@@ -28,7 +28,8 @@ extension RegistryService {
 
     static func resource(_ stored: StoredToken) -> TokenResource {
         TokenResource(
-            name: "tokens/\(stored.id)", id: stored.id, displayName: stored.displayName ?? "", role: stored.role,
+            name: ResourceName.token(stored.id).description, id: stored.id, displayName: stored.displayName ?? "",
+            role: stored.role,
             createTime: Timestamp.string(stored.createTime), revokeTime: stored.revokeTime.map(Timestamp.string))
     }
 
@@ -45,7 +46,7 @@ extension RegistryService {
         let secret = Self.newSecret()
         let hash = Data(SHA256.digest(Array(secret.utf8)))
         let stored = try write(
-            caller, method: API.TokensCreate.name, resource: "tokens/\(id)", cause: "Tokens.Create \(id)"
+            caller, method: API.TokensCreate.name, resource: .token(id), cause: "Tokens.Create \(id)"
         ) {
             tx in
             let stored = try self.store.tokens.create(
@@ -64,7 +65,7 @@ extension RegistryService {
     }
 
     public func revokeToken(_ id: String, by caller: Caller) throws(RegistryError) -> TokenResource {
-        try write(caller, method: API.TokensRevoke.name, resource: "tokens/\(id)", cause: "Tokens.Revoke \(id)") { tx in
+        try write(caller, method: API.TokensRevoke.name, resource: .token(id), cause: "Tokens.Revoke \(id)") { tx in
             let stored = try self.store.tokens.revoke(id, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: Self.resource(stored))
         }.value
@@ -83,7 +84,7 @@ extension RegistryService {
         try mapped {
             let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
             let result = try store.read { tx in
-                try store.audit.list(page, resource: input.resource.map(Release.canonicalName), in: tx)
+                try store.audit.list(page, resource: input.resource.map { ResourceName.canonical(filter: $0) }, in: tx)
             }
             return API.AuditList.Output(
                 entries: try result.items.map(Self.entry), nextPageToken: result.nextPageToken ?? "")

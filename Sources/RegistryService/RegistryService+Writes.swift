@@ -37,7 +37,7 @@ extension RegistryService {
     /// the snapshot is exactly the state the transaction started from (no other write since): loading the
     /// whole registry on every write made each write cost O(routes), and seeding N routes O(N²).
     func write<Value: Codable & Sendable>(
-        _ caller: Caller, method: String, resource: String, cause: String, ruleLint: Bool = false,
+        _ caller: Caller, method: String, resource: ResourceName, cause: String, ruleLint: Bool = false,
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
         if let refusal = replica.withLock({ $0 }) {
@@ -48,7 +48,8 @@ extension RegistryService {
         do {
             return try rebuildLock.withLock(until: deadline) { () throws(RegistryError) -> WriteOutcome<Value> in
                 try writeLocked(
-                    caller, method: method, resource: resource, cause: cause, ruleLint: ruleLint, deadline: deadline,
+                    caller, method: method, resource: resource.description, cause: cause, ruleLint: ruleLint,
+                    deadline: deadline,
                     body)
             }
         } catch let error as RegistryError {
