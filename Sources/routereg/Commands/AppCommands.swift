@@ -94,7 +94,7 @@ enum AppCommands {
     static func delete(_ run: Invocation) throws {
         let (_, raw) = try run.call(API.AppsDelete.self, .init(app: run.argument(0), etag: run.arguments.value("etag")))
         if run.json { return run.printJSON(raw) }
-        run.print("Deleted apps/\(run.argument(0)).")
+        run.print("Deleted \(ResourceName.app(run.argument(0))).")
     }
 
     /// Applies the app flags that were given; the others leave the field as it is.

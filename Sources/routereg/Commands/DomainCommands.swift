@@ -63,6 +63,6 @@ enum DomainCommands {
         let (_, raw) = try run.call(
             API.DomainsDelete.self, .init(host: run.argument(0), etag: run.arguments.value("etag")))
         if run.json { return run.printJSON(raw) }
-        run.print("Removed domains/\(run.argument(0)).")
+        run.print("Removed \(ResourceName.domain(run.argument(0))).")
     }
 }

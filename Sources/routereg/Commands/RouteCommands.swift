@@ -114,7 +114,7 @@ enum RouteCommands {
         let moving = run.argument(1)
         var order = try allRoutes(app, run).map(\.route.id)
         guard let from = order.firstIndex(of: moving) else {
-            throw RegistryError.notFound("apps/\(app)/routes/\(moving)")
+            throw RegistryError.notFound(.route(app: app, id: moving))
         }
         order.remove(at: from)
         switch anchors[0] {
@@ -161,7 +161,7 @@ enum RouteCommands {
             API.RoutesDelete.self,
             .init(app: run.argument(0), route: run.argument(1), etag: run.arguments.value("etag")))
         if run.json { return run.printJSON(raw) }
-        run.print("Removed apps/\(run.argument(0))/routes/\(run.argument(1)).")
+        run.print("Removed \(ResourceName.route(app: run.argument(0), id: run.argument(1))).")
     }
 
     /// Every route of `app`, following pages.
