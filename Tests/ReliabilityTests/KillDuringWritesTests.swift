@@ -31,8 +31,9 @@ struct KillDuringWritesTests {
             let route = "\(lane)-\(index)"
             let version = "\(lane == "a" ? 1 : 2).\(index)"
             // A release is named with its version in canonical form (1.1000 → 1.1000.0).
-            let release = Release.resourceName(
-                app: app, platform: .ios, version: Version(components: [lane == "a" ? 1 : 2, index]))
+            let release = ResourceName.release(
+                app: app, platform: .ios, version: Version(components: [lane == "a" ? 1 : 2, index])
+            ).description
             let steps: [(String, [String: Any], String)] = [
                 (
                     "Routes.Create", ["app": app, "route": Fixture.route(route, path: "/\(route)/*", since: version)],

@@ -30,7 +30,7 @@ struct CanonicalReleaseNameMigrationTests {
             try connection.query("SELECT resource FROM audit ORDER BY id").map { try $0.string("resource") }
         }
         let expected = spellings.map { name in
-            name.hasSuffix("not-a-version") ? name : Release.canonicalName(name)
+            name.hasSuffix("not-a-version") ? name : ResourceName.canonical(filter: name)
         }
         #expect(stored == expected)
         #expect(Array(stored.prefix(3)) == Array(repeating: "apps/a/platforms/ios/releases/0.0.0", count: 3))

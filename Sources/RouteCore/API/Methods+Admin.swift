@@ -69,7 +69,7 @@ extension API {
             public var id: String
             public var role: Access
             public init(id: String, role: Access) {
-                self.name = "tokens/\(id)"
+                self.name = ResourceName.token(id).description
                 self.id = id
                 self.role = role
             }

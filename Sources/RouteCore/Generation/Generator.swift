@@ -101,7 +101,7 @@ public enum Generator {
     {
         guard let (file, legacyLint) = AASAGenerator(index: index).document(host: host),
             let (statements, androidLint) = AssetLinksGenerator(index: index).document(host: host)
-        else { throw RegistryError.notFound("domains/\(host)") }
+        else { throw RegistryError.notFound(.domain(host)) }
         var lint = (ruleLint ? RuleLinter(index: index).lint(host: host) : []) + legacyLint + androidLint
         let (document, bytes, compactionLint) = try fitted(file, host: host)
         lint += compactionLint

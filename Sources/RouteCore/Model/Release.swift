@@ -14,25 +14,6 @@ public struct Release: Sendable, Hashable, Codable {
     }
 }
 
-extension Release {
-    /// The release's resource name, its version in canonical form (`Version.canonical`).
-    public static func resourceName(app: String, platform: Platform, version: Version) -> String {
-        "apps/\(app)/platforms/\(platform.rawValue)/releases/\(version.canonical)"
-    }
-
-    /// `name` with a release version in it spelled canonically (`apps/a/platforms/ios/releases/5.12` →
-    /// `…/releases/5.12.0`); any other name is returned as it is. For filters given by clients.
-    public static func canonicalName(_ name: String) -> String {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 6, parts[0] == "apps", parts[2] == "platforms", parts[4] == "releases",
-            let version = try? Version(String(parts[5]))
-        else { return name }
-        var canonical = parts.map(String.init)
-        canonical[5] = version.canonical
-        return canonical.joined(separator: "/")
-    }
-}
-
 /// A release's life: `draft` → `live` → `retired` (a retired release may be published again).
 public enum ReleaseState: String, Sendable, Hashable, Codable, CaseIterable {
     case draft
