@@ -171,17 +171,9 @@ public final class RegistryRuntime: Sendable {
         }
     }
 
-    /// "host:port" of the database when it is a hot standby (`pg_is_in_recovery()`), else nil.
+    /// "host:port" of the database when it is a hot standby, else nil.
     private func standbyDescription() throws -> String? {
-        try service.store.database.withConnection(deadline: .now + .seconds(5)) { connection in
-            let row = try connection.query(
-                """
-                SELECT pg_is_in_recovery() AS standby, coalesce(host(inet_server_addr()), 'local socket') AS host,
-                    coalesce(inet_server_port(), 0) AS port
-                """)[0]
-            guard try row.optionalBool("standby") == true else { return nil }
-            return "\(try row.string("host")):\(try row.int("port"))"
-        }
+        try service.store.standbyAddress(deadline: .now + .seconds(5))
     }
 
     /// Refreshes, retrying briefly: the notification may arrive just as pooled connections are being

@@ -11,17 +11,13 @@ extension RegistryService {
                 createTime: Timestamp.string(stored.createTime), updateTime: Timestamp.string(stored.updateTime)))
     }
 
-    /// The route as the API shows it, with its current position (counted in SQL: decoding every route of
-    /// the app to find one position made each route write O(routes)).
+    /// The route as the API shows it, with its current position (counted by the store: decoding every route
+    /// of the app to find one position made each route write O(routes)).
     private func routeResource(app: String, id: String, in tx: Transaction) throws -> RouteResource {
         guard let stored = try store.routes.get(app: app, id: id, in: tx) else {
             throw RegistryError.notFound(.route(app: app, id: id))
         }
-        let position = try tx.query(
-            """
-            SELECT count(*) AS n FROM routes WHERE app = \(app)
-                AND position < (SELECT position FROM routes WHERE app = \(app) AND id = \(id))
-            """)[0].int("n")
+        let position = try store.routes.position(app: app, id: id, in: tx)
         return Self.resource(stored, app: app, position: position)
     }
 
@@ -78,11 +74,7 @@ extension RegistryService {
             try self.requireApp(app, in: tx)
             try self.requireBefore(before, app: app, in: tx)
             // One query finds the ids already taken, so the refusal can name routes[i].
-            let ids = routes.map(\.id)
-            let taken = Set(
-                try tx.query("SELECT id FROM routes WHERE app = \(app) AND id = ANY(\(ids)::text[])").map {
-                    try $0.string("id")
-                })
+            let taken = try self.store.routes.existingIDs(app: app, among: routes.map(\.id), in: tx)
             if let i = routes.firstIndex(where: { taken.contains($0.id) }) {
                 var error = RegistryError.alreadyExists(.route(app: app, id: routes[i].id))
                 error.fieldViolations = [FieldViolation(field: "routes[\(i)].id", description: "is taken")]

@@ -86,8 +86,8 @@ extension RegistryService {
                         }
                         // The write lock is held: no other write can commit until this transaction ends.
                         let before = snapshots.current.identity
-                        let observed = try SnapshotBuilder.observe(
-                            served: before, tx.query(SnapshotBuilder.stateQuery(served: before.generation)))
+                        let observed = SnapshotBuilder.Observed(
+                            try store.audit.head(withTokenOf: before.generation, in: tx))
                         let mutation = try body(tx)
                         let registry = try registryAfter(mutation.change, state: observed, in: tx)
                         let (revisions, lint) = try regenerate(registry, cause: cause, ruleLint: ruleLint, in: tx)

@@ -119,7 +119,7 @@ public final class RegistryService: Sendable {
     /// reloads the whole registry (after a reconnect: the database may be another server since a failover).
     /// Waits for nothing past `deadline` (default: the pool's default timeout).
     public func refreshSnapshot(force: Bool = false, deadline: ContinuousClock.Instant? = nil) throws {
-        let deadline = deadline ?? .now + store.database.configuration.defaultTimeout
+        let deadline = deadline ?? .now + store.defaultTimeout
         try rebuildLock.withLock(until: deadline) { try rebuildLocked(force: force, reusing: nil, deadline: deadline) }
     }
 
@@ -133,10 +133,7 @@ public final class RegistryService: Sendable {
         let current = snapshots.current
         let served = current.identity
         let observed = try mapped {
-            try store.database.withConnection(deadline: deadline) { connection in
-                try SnapshotBuilder.observe(
-                    served: served, connection.query(SnapshotBuilder.stateQuery(served: served.generation)))
-            }
+            SnapshotBuilder.Observed(try store.auditHead(withTokenOf: served.generation, deadline: deadline))
         }
         let lost = !observed.contains(served)
         if lost {
@@ -165,7 +162,7 @@ public final class RegistryService: Sendable {
     /// Returns false when it found one.
     @discardableResult
     public func verifySnapshot(deadline: ContinuousClock.Instant? = nil) throws -> Bool {
-        let deadline = deadline ?? .now + store.database.configuration.defaultTimeout
+        let deadline = deadline ?? .now + store.defaultTimeout
         return try rebuildLock.withLock(until: deadline) {
             let current = snapshots.current
             let loaded = try mapped { try SnapshotBuilder.build(from: store, previous: current, deadline: deadline) }
@@ -230,10 +227,11 @@ public final class RegistryService: Sendable {
 
     /// True when the database answers a trivial query within `timeout`.
     public func isDatabaseReachable(timeout: Duration = .seconds(1)) -> Bool {
-        (try? store.database.withConnection(deadline: .now + timeout) { connection in
-            try connection.query("SELECT 1 AS one")
-        }) != nil
+        store.isReachable(timeout: timeout)
     }
+
+    /// Connections the database pool holds open (idle or in use), for metrics.
+    public var openDatabaseConnections: Int { store.openConnections }
 
     /// Runs `body`, turning store failures into the `RegistryError` clients see.
     func mapped<T>(_ body: () throws -> T) throws(RegistryError) -> T {

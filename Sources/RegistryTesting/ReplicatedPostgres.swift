@@ -78,18 +78,12 @@ public final class ReplicatedPostgres: Sendable {
     /// Stops the standby's WAL receiver (empty `primary_conninfo`): writes acknowledged on the primary from
     /// now on are not replicated, so a failover loses them, as asynchronous replication can.
     public func cutReplication() throws {
-        let admin = "postgresql://postgres@127.0.0.1:\(standbyPort)/postgres"
-        try Database(url: admin, poolSize: 1).withConnection { connection in
-            try connection.execute(script: "ALTER SYSTEM SET primary_conninfo = ''")
-            try connection.query("SELECT pg_reload_conf() AS reloaded")
-        }
+        let standby = PostgresServerAdmin(url: "postgresql://postgres@127.0.0.1:\(standbyPort)/postgres")
+        try standby.clearPrimaryConnection()
         // The receiver exits on the reload; wait until the standby says it no longer streams.
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let streaming = try Database(url: admin, poolSize: 1).withConnection { connection in
-                try connection.query("SELECT count(*) AS n FROM pg_stat_wal_receiver")[0].int("n")
-            }
-            if streaming == 0 { return }
+            if try standby.walReceiverCount() == 0 { return }
             usleep(50_000)
         }
         throw TestPostgresError("the standby kept streaming after primary_conninfo was cleared")
@@ -97,17 +91,11 @@ public final class ReplicatedPostgres: Sendable {
 
     /// Waits until the standby has replayed everything the primary has written so far.
     public func waitForStandbyToCatchUp(timeout: Duration = .seconds(10)) throws {
-        let target = try Database(url: primary.url, poolSize: 1).withConnection { connection in
-            try connection.query("SELECT pg_current_wal_lsn()::text AS lsn")[0].string("lsn")
-        }
-        let admin = "postgresql://postgres@127.0.0.1:\(standbyPort)/postgres"
+        let target = try PostgresServerAdmin(url: primary.url).currentWALPosition()
+        let standby = PostgresServerAdmin(url: "postgresql://postgres@127.0.0.1:\(standbyPort)/postgres")
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let caughtUp = try Database(url: admin, poolSize: 1).withConnection { connection in
-                try connection.query(
-                    "SELECT pg_last_wal_replay_lsn() >= \(target)::pg_lsn AS done")[0].optionalBool("done")
-            }
-            if caughtUp == true { return }
+            if try standby.hasReplayed(upTo: target) { return }
             usleep(20_000)
         }
         throw TestPostgresError("the standby did not catch up within \(timeout)")

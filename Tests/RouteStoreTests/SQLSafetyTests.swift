@@ -35,6 +35,46 @@ struct SQLSafetyTests {
         #expect(!query.description.contains("DROP"))
     }
 
+    /// Statements, and the store's query types and entry points: what only RouteStore may write or call.
+    static let sqlOutsideTheStore = [
+        #"\bSELECT\s"#, #"\bINSERT\s+INTO\b"#, #"\bUPDATE\s+\w+\s+SET\b"#, #"\bDELETE\s+FROM\b"#,
+        #"\b(ALTER|CREATE|DROP)\s+(SYSTEM|TABLE|INDEX|DATABASE|SCHEMA|ROLE)\b"#, #"\bTRUNCATE\s"#,
+        #"\bSQL(Query|Rows|Row)\b"#, #"\.query\(\s*(prepared:|"|$)"#,
+        #"execute\(script:"#, #"\.withConnection\b"#, #"\.database\.(withConnection|openConnections)\b"#,
+    ].map { try! NSRegularExpression(pattern: $0) }
+
+    /// Every module but RouteStore reaches the database through the store's repository and store methods:
+    /// one owner for the schema, so a change to a table is a change to RouteStore alone.
+    @Test func onlyRouteStoreWritesSQL() throws {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: Self.sources.path))
+        var found: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift"), !path.hasPrefix("RouteStore/") else { continue }
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
+            for (index, line) in text.components(separatedBy: "\n").enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                let range = NSRange(code.startIndex..., in: code)
+                if Self.sqlOutsideTheStore.contains(where: { $0.firstMatch(in: code, range: range) != nil }) {
+                    found.append("\(path):\(index + 1): \(code)")
+                }
+            }
+        }
+        #expect(found == [], "SQL outside RouteStore:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The scan above finds what it looks for (a scan that matches nothing would pass on anything).
+    @Test(arguments: [
+        "let n = try tx.query(\"SELECT count(*) AS n FROM routes\")", "try tx.query(", "FROM (SELECT 1) AS one",
+        "try connection.execute(script: \"ALTER SYSTEM SET primary_conninfo = ''\")",
+        "service.store.database.openConnections", "static func stateQuery() -> SQLQuery {",
+        "UPDATE routes SET etag = etag + 1", "DELETE FROM tokens",
+    ])
+    func theSQLScanRecognizesSQL(line: String) {
+        let range = NSRange(line.startIndex..., in: line)
+        #expect(Self.sqlOutsideTheStore.contains { $0.firstMatch(in: line, range: range) != nil })
+    }
+
     @Test func rawSQLAppearsOnlyWhereReviewed() throws {
         // LISTEN takes an identifier; the channel name is a constant of the code, quoted.
         let raw = try Self.uses(of: "unsafeRaw:").filter { !$0.hasPrefix("RouteStore/SQL/SQLQuery.swift") }

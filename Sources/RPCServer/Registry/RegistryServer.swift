@@ -63,7 +63,7 @@ public final class RegistryServer: Sendable {
             }
         }
         metrics.registerGauge("routereg_db_pool_open_connections", help: "Open database connections") {
-            [ServerMetrics.Sample(value: Double(service.store.database.openConnections))]
+            [ServerMetrics.Sample(value: Double(service.openDatabaseConnections))]
         }
         metrics.registerGauge("routereg_watchers", help: "Long polls waiting for a document change") {
             [ServerMetrics.Sample(value: Double(service.snapshots.watcherCount))]

@@ -116,6 +116,24 @@ public struct RouteRepository: Sendable {
         return Page(items: page.items.map(\.0), nextPageToken: page.nextPageToken)
     }
 
+    /// How many routes of `app` come before the route `id` (0 when there is no such route): its position in
+    /// the list, counted in SQL so finding one route's position decodes no other route.
+    public func position(app: String, id: String, in tx: Transaction) throws -> Int {
+        try tx.query(
+            """
+            SELECT count(*) AS n FROM routes WHERE app = \(app)
+                AND position < (SELECT position FROM routes WHERE app = \(app) AND id = \(id))
+            """)[0].int("n")
+    }
+
+    /// Which of `ids` are routes of `app` already: one query however many ids a batch holds.
+    public func existingIDs(app: String, among ids: [String], in tx: Transaction) throws -> Set<String> {
+        Set(
+            try tx.query("SELECT id FROM routes WHERE app = \(app) AND id = ANY(\(ids)::text[])").map {
+                try $0.string("id")
+            })
+    }
+
     /// Every route of every app, in evaluation order per app.
     public func allByApp(in tx: Transaction) throws -> [String: [Route]] {
         var result: [String: [Route]] = [:]

@@ -65,6 +65,19 @@ public struct TokenRepository: Sendable {
         return PageToken.page(try rows.map(decode), limit: page.limit) { $0.id }
     }
 
+    /// Every token not revoked, by the SHA-256 (hex) of its secret: what a server authenticates requests
+    /// with from memory. A role this build does not know is left out (it grants nothing).
+    public func active(in tx: Transaction) throws -> [String: (id: String, role: Access)] {
+        var active: [String: (id: String, role: Access)] = [:]
+        for row in try tx.query(
+            "SELECT id, role, encode(secret_sha256, 'hex') AS hash FROM tokens WHERE revoked_at IS NULL")
+        {
+            guard let role = Access(rawValue: try row.string("role")) else { continue }
+            active[try row.string("hash")] = (try row.string("id"), role)
+        }
+        return active
+    }
+
     /// Revokes the token (revoking twice keeps the first time). NOT_FOUND if there is no such token.
     @discardableResult
     public func revoke(_ id: String, in tx: Transaction) throws -> StoredToken {
