@@ -16,22 +16,9 @@ extension RegistryService {
     }
 
     /// `CanOpen.GetTable`: any version's table, computed from the snapshot's registry; live versions' are
-    /// remembered, and a current `ifNoneMatch` is answered from the remembered ETag alone.
-    public func canOpenTable(_ input: API.CanOpenGetTable.Input) throws(RegistryError) -> API.CanOpenGetTable.Output {
-        let tables = snapshot.canOpenTables
-        let key = CanOpenKey(app: input.app, platform: input.platform, version: input.version)
-        if let ifNoneMatch = input.ifNoneMatch, let etag = tables.knownETag(key), etag == ifNoneMatch {
-            return API.CanOpenGetTable.Output(etag: etag, notModified: true, table: nil)
-        }
-        guard let generated = try tables.table(key) else { throw RegistryError.notFound(.app(input.app)) }
-        let notModified = input.ifNoneMatch == generated.file.etag
-        return API.CanOpenGetTable.Output(
-            etag: generated.file.etag, notModified: notModified, table: notModified ? nil : generated.table)
-    }
-
-    /// `CanOpen.GetTable` as JSON: the same answer as `canOpenTable`, with the table as the bytes its ETag
-    /// was computed from (canonical JSON, which is also how the API encodes it), so the server neither
-    /// decodes nor re-encodes tables. `table` is nil when `notModified`.
+    /// remembered, and a current `ifNoneMatch` is answered from the remembered ETag alone. The table comes as
+    /// the bytes its ETag was computed from (canonical JSON, which is also how the API encodes it), so the
+    /// server neither decodes nor re-encodes tables. `table` is nil when `notModified`.
     public func canOpenTableJSON(_ input: API.CanOpenGetTable.Input) throws(RegistryError) -> (
         etag: String, notModified: Bool, table: Data?
     ) {

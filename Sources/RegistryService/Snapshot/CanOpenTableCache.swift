@@ -41,17 +41,14 @@ public final class CanOpenTableCache: Sendable {
         self.live = live
     }
 
-    /// Whether `key` is a live version (whose table the cache keeps).
-    public func isLive(_ key: CanOpenKey) -> Bool { live.contains(key) }
-
     /// The ETag of a live version's table, if it was computed already.
     public func knownETag(_ key: CanOpenKey) -> String? {
         state.withLock { $0.etags[key] }
     }
 
-    /// The table of `key`'s version (live or not), decoded; nil for an unknown app. Always computed; its
-    /// bytes are remembered (and a live table's ETag).
-    public func table(_ key: CanOpenKey) throws(RegistryError) -> GeneratedCanOpenTable? {
+    /// The table of `key`'s version (live or not); nil for an unknown app. Always computed; its bytes are
+    /// remembered (and a live table's ETag).
+    private func table(_ key: CanOpenKey) throws(RegistryError) -> GeneratedCanOpenTable? {
         guard
             let generated = try Generator.canOpenTable(
                 registry: registry, app: key.app, platform: key.platform, version: key.version)
