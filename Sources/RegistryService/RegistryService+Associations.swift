@@ -39,7 +39,7 @@ extension RegistryService {
         try mapped {
             guard
                 let stored = try store.read({ tx in
-                    try store.revisions.get(host: host, kind: RevisionKind(kind), number: number, in: tx)
+                    try store.revisions.get(host: host, kind: kind, number: number, in: tx)
                 })
             else {
                 throw RegistryError.notFound("\(ResourceName.revision(host: host, number: number)) (\(kind.rawValue))")
@@ -56,7 +56,7 @@ extension RegistryService {
             let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
             let result = try store.read { tx in
                 if try store.domains.get(host, in: tx) == nil { throw RegistryError.notFound(.domain(host)) }
-                return try store.revisions.list(host: host, kind: RevisionKind(input.kind ?? .aasa), page, in: tx)
+                return try store.revisions.list(host: host, kind: input.kind ?? .aasa, page, in: tx)
             }
             return API.AssociationsListRevisions.Output(
                 revisions: result.items.map {
@@ -165,8 +165,4 @@ extension RegistryService {
             complete(.failure(.unavailable("too many long polls are waiting; retry with backoff")))
         }
     }
-}
-
-extension RevisionKind {
-    init(_ kind: DocumentKind) { self = kind == .aasa ? .aasa : .assetlinks }
 }

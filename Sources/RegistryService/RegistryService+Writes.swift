@@ -173,12 +173,11 @@ extension RegistryService {
         for host in hosts {
             let file = files[host]!
             lint += file.lint
-            for (kind, generated) in [(RevisionKind.aasa, file.aasa), (.assetlinks, file.assetlinks)] {
-                let documentKind: DocumentKind = kind == .aasa ? .aasa : .assetlinks
+            for (kind, generated) in [(DocumentKind.aasa, file.aasa), (.assetlinks, file.assetlinks)] {
                 if let head = heads[RevisionKey(host: host, kind: kind)], head.etag == generated.etag {
                     refs.append(
                         RevisionRef(
-                            host: host, kind: documentKind, revision: head.number, etag: head.etag, changed: false))
+                            host: host, kind: kind, revision: head.number, etag: head.etag, changed: false))
                     continue
                 }
                 if liveVersions == nil { liveVersions = try SQLJSON(encoding: LiveVersions(registry)) }
@@ -187,7 +186,7 @@ extension RegistryService {
                     liveVersions: liveVersions!, in: tx)
                 refs.append(
                     RevisionRef(
-                        host: host, kind: documentKind, revision: stored.number, etag: stored.etag, changed: true))
+                        host: host, kind: kind, revision: stored.number, etag: stored.etag, changed: true))
             }
         }
         return (refs, lint)

@@ -10,7 +10,7 @@ struct RevisionRepositoryTests {
 
     init() throws { fixture = try StoreTestDatabase(suite: "revisions") }
 
-    private func append(_ host: String, _ text: String, kind: RevisionKind = .aasa, in tx: Transaction) throws
+    private func append(_ host: String, _ text: String, kind: DocumentKind = .aasa, in tx: Transaction) throws
         -> StoredRevision
     {
         try revisions.append(

@@ -75,7 +75,7 @@ enum SnapshotBuilder {
         let hosts = Set(registry.domains.map { $0.host.lowercased() }).sorted()
         var documents: [DocumentKey: ServedDocument] = [:]
         for (key, head) in try store.revisions.heads(hosts: hosts, in: tx) {
-            let served = DocumentKey(host: key.host, kind: key.kind == .aasa ? .aasa : .assetlinks)
+            let served = DocumentKey(host: key.host, kind: key.kind)
             if let held = previous?.documents[served], held.revision == head.number, held.etag == head.etag {
                 documents[served] = held
             } else if let revision = try store.revisions.get(
@@ -95,7 +95,7 @@ enum SnapshotBuilder {
 extension ServedDocument {
     init(_ revision: StoredRevision) {
         self.init(
-            host: revision.host, kind: revision.kind == .aasa ? .aasa : .assetlinks, revision: revision.number,
+            host: revision.host, kind: revision.kind, revision: revision.number,
             etag: revision.etag, bytes: revision.bytes, cause: revision.cause, createTime: revision.createTime)
     }
 }

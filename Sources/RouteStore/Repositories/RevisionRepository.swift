@@ -1,17 +1,11 @@
 import Foundation
-
-/// Which generated file a revision holds.
-public enum RevisionKind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// `apple-app-site-association`.
-    case aasa
-    /// `assetlinks.json`.
-    case assetlinks
-}
+import RouteCore
 
 /// An immutable generated document of a domain (`domains/{host}/revisions/{number}`).
 public struct StoredRevision: Sendable, Hashable {
     public var host: String
-    public var kind: RevisionKind
+    /// Which generated file it holds.
+    public var kind: DocumentKind
     /// 1, 2, 3… per (host, kind), without gaps.
     public var number: Int
     /// The document exactly as served.
@@ -24,7 +18,7 @@ public struct StoredRevision: Sendable, Hashable {
     public var createTime: Date
 
     public init(
-        host: String, kind: RevisionKind, number: Int, bytes: Data, etag: String, cause: String, liveVersions: Data,
+        host: String, kind: DocumentKind, number: Int, bytes: Data, etag: String, cause: String, liveVersions: Data,
         createTime: Date
     ) {
         self.host = host
@@ -41,9 +35,9 @@ public struct StoredRevision: Sendable, Hashable {
 /// (host, kind): what a revision number counts within.
 public struct RevisionKey: Sendable, Hashable {
     public var host: String
-    public var kind: RevisionKind
+    public var kind: DocumentKind
 
-    public init(host: String, kind: RevisionKind) {
+    public init(host: String, kind: DocumentKind) {
         self.host = host
         self.kind = kind
     }
@@ -73,7 +67,7 @@ public struct RevisionRepository: Sendable {
     /// writers take turns and numbers never collide or skip; the primary key (host, kind, number) is the
     /// backstop that refuses a duplicate if a caller forgets.
     public func append(
-        host: String, kind: RevisionKind, bytes: Data, etag: String, cause: String, liveVersions: SQLJSON,
+        host: String, kind: DocumentKind, bytes: Data, etag: String, cause: String, liveVersions: SQLJSON,
         in tx: Transaction
     ) throws -> StoredRevision {
         try decode(
@@ -88,7 +82,7 @@ public struct RevisionRepository: Sendable {
     }
 
     /// The newest revision of (host, kind), or nil if there is none.
-    public func latest(host: String, kind: RevisionKind, in tx: Transaction) throws -> StoredRevision? {
+    public func latest(host: String, kind: DocumentKind, in tx: Transaction) throws -> StoredRevision? {
         try tx.query(
             prepared: """
                 SELECT \(RevisionRepository.columns) FROM revisions WHERE host = \(host) AND kind = \(kind.rawValue)
@@ -98,7 +92,7 @@ public struct RevisionRepository: Sendable {
     }
 
     /// Revision `number` of (host, kind), or nil.
-    public func get(host: String, kind: RevisionKind, number: Int, in tx: Transaction) throws -> StoredRevision? {
+    public func get(host: String, kind: DocumentKind, number: Int, in tx: Transaction) throws -> StoredRevision? {
         try tx.query(
             prepared: """
                 SELECT \(RevisionRepository.columns) FROM revisions
@@ -109,7 +103,7 @@ public struct RevisionRepository: Sendable {
 
     /// The revisions of (host, kind), newest first.
     public func list(
-        host: String, kind: RevisionKind, _ page: PageRequest = PageRequest(), in tx: Transaction
+        host: String, kind: DocumentKind, _ page: PageRequest = PageRequest(), in tx: Transaction
     ) throws -> Page<StoredRevision> {
         let before = try PageToken.read(page.pageToken, as: Int.self) ?? Int(Int32.max)
         let rows = try tx.query(
@@ -126,7 +120,7 @@ public struct RevisionRepository: Sendable {
         var result: [RevisionKey: Int] = [:]
         for row in try tx.query(prepared: "SELECT host, kind, max(number) AS number FROM revisions GROUP BY host, kind")
         {
-            guard let kind = RevisionKind(rawValue: try row.string("kind")) else { continue }
+            guard let kind = DocumentKind(rawValue: try row.string("kind")) else { continue }
             result[RevisionKey(host: try row.string("host"), kind: kind)] = try row.int("number")
         }
         return result
@@ -148,7 +142,7 @@ public struct RevisionRepository: Sendable {
                     ORDER BY number DESC LIMIT 1) AS r
                 """)
         {
-            guard let kind = RevisionKind(rawValue: try row.string("kind")) else { continue }
+            guard let kind = DocumentKind(rawValue: try row.string("kind")) else { continue }
             result[RevisionKey(host: try row.string("host"), kind: kind)] = RevisionHead(
                 number: try row.int("number"), etag: try row.string("etag"))
         }
@@ -156,7 +150,7 @@ public struct RevisionRepository: Sendable {
     }
 
     private func decode(_ row: SQLRow) throws -> StoredRevision {
-        guard let kind = RevisionKind(rawValue: try row.string("kind")) else {
+        guard let kind = DocumentKind(rawValue: try row.string("kind")) else {
             throw StoreError(.decodingFailed, detail: "revisions.kind")
         }
         return StoredRevision(
