@@ -23,7 +23,7 @@ extension RegistryService {
         etag: String, notModified: Bool, table: Data?
     ) {
         let tables = snapshot.canOpenTables
-        let key = CanOpenKey(app: input.app, platform: input.platform, version: input.version)
+        let key = ReleaseKey(app: input.app, platform: input.platform, version: input.version)
         if let ifNoneMatch = input.ifNoneMatch, let etag = tables.knownETag(key), etag == ifNoneMatch {
             return (etag, true, nil)
         }

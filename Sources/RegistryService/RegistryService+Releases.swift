@@ -13,11 +13,11 @@ extension RegistryService {
             retireTime: stored.retireTime.map(Timestamp.string))
     }
 
-    private static func name(_ key: API.ReleaseKey) -> ResourceName {
+    private static func name(_ key: ReleaseKey) -> ResourceName {
         .release(app: key.app, platform: key.platform, version: key.version)
     }
 
-    public func createRelease(_ key: API.ReleaseKey, by caller: Caller) throws(RegistryError) -> ReleaseResource {
+    public func createRelease(_ key: ReleaseKey, by caller: Caller) throws(RegistryError) -> ReleaseResource {
         try write(
             caller, method: API.ReleasesCreate.name, resource: Self.name(key),
             cause: "Releases.Create \(key.platform.rawValue) \(key.version)"
@@ -31,7 +31,7 @@ extension RegistryService {
     }
 
     /// Moves a release to `live` (creating it if needed) or `retired`, and regenerates every file it changes.
-    public func changeRelease(_ key: API.ReleaseKey, to state: ReleaseState, by caller: Caller) throws(RegistryError)
+    public func changeRelease(_ key: ReleaseKey, to state: ReleaseState, by caller: Caller) throws(RegistryError)
         -> API.ReleaseChange
     {
         let method = state == .live ? API.ReleasesPublish.name : API.ReleasesRetire.name
@@ -64,7 +64,7 @@ extension RegistryService {
         return API.ReleaseChange(release: outcome.value, revisions: outcome.revisions, lint: outcome.lint)
     }
 
-    public func getRelease(_ key: API.ReleaseKey) throws(RegistryError) -> ReleaseResource {
+    public func getRelease(_ key: ReleaseKey) throws(RegistryError) -> ReleaseResource {
         try mapped {
             guard
                 let stored = try store.read({ tx in

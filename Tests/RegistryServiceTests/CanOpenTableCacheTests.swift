@@ -21,8 +21,8 @@ import Testing
     /// remembered like a live one, and answers as a fresh computation does.
     @Test func tablesOfVersionsThatAreNotLiveAreRemembered() throws {
         let cache = CanOpenTableCache(registry: Self.registry)
-        let retired = CanOpenKey(app: "badoo", platform: .ios, version: try Version("4.2"))
-        let live = CanOpenKey(app: "badoo", platform: .ios, version: try Version("5.11.0"))
+        let retired = ReleaseKey(app: "badoo", platform: .ios, version: try Version("4.2"))
+        let live = ReleaseKey(app: "badoo", platform: .ios, version: try Version("5.11.0"))
         // Live versions are the registry's (what the cache computes its set from).
         let liveVersions = Self.registry.liveVersions(app: "badoo", platform: .ios)
         #expect(!liveVersions.contains(retired.version) && liveVersions.contains(live.version))

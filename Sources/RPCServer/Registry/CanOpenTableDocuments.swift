@@ -16,7 +16,7 @@ final class CanOpenTableDocuments: Sendable {
 
     private struct Cache {
         var stamp: UInt64 = 0
-        var documents: [CanOpenKey: StaticDocument] = [:]
+        var documents: [ReleaseKey: StaticDocument] = [:]
         var bytes = 0
     }
 
@@ -35,7 +35,7 @@ final class CanOpenTableDocuments: Sendable {
 
     /// The answer for a path under `prefix`.
     func lookup(path: String) -> DocumentLookup {
-        let key: CanOpenKey
+        let key: ReleaseKey
         switch Self.parse(path) {
         case .success(let parsed): key = parsed
         case .failure(let failure): return failure.lookup
@@ -68,7 +68,7 @@ final class CanOpenTableDocuments: Sendable {
     }
 
     /// `{app}/{platform}/{version}.json` after the prefix; which part is wrong otherwise.
-    static func parse(_ path: String) -> Result<CanOpenKey, PathError> {
+    static func parse(_ path: String) -> Result<ReleaseKey, PathError> {
         let usage = "expected /canopen/v1/{app}/{platform}/{version}.json"
         guard path.hasPrefix(prefix) else { return .failure(PathError(lookup: .notFound)) }
         let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
@@ -90,6 +90,6 @@ final class CanOpenTableDocuments: Sendable {
         do { version = try Version(versionText) } catch {
             return .failure(PathError(lookup: .refused(status: 400, reason: "version: \(error)\n")))
         }
-        return .success(CanOpenKey(app: app, platform: platform, version: version))
+        return .success(ReleaseKey(app: app, platform: platform, version: version))
     }
 }

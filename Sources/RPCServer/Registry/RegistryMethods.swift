@@ -65,13 +65,13 @@ public enum RegistryMethods {
                 return try switchRoute(service, off: false, switchOn, ctx)
             },
             RPCMethod(API.ReleasesCreate.self) { ctx, input in
-                try service.createRelease(input, by: caller(ctx, input.requestId))
+                try service.createRelease(input.key, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.ReleasesPublish.self) { ctx, input in
-                try service.changeRelease(input, to: .live, by: caller(ctx, input.requestId))
+                try service.changeRelease(input.key, to: .live, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.ReleasesRetire.self) { ctx, input in
-                try service.changeRelease(input, to: .retired, by: caller(ctx, input.requestId))
+                try service.changeRelease(input.key, to: .retired, by: caller(ctx, input.requestId))
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input.key) },
             RPCMethod(API.ReleasesList.self) { _, input in

@@ -14,10 +14,10 @@ import Synchronization
 /// table costs O(routes) each time.
 public final class CanOpenTableCache: Sendable {
     private struct State {
-        var etags: [CanOpenKey: String] = [:]
-        var recent: [CanOpenKey: GeneratedFile] = [:]
+        var etags: [ReleaseKey: String] = [:]
+        var recent: [ReleaseKey: GeneratedFile] = [:]
         /// Keys of `recent`, least recently used first.
-        var order: [CanOpenKey] = []
+        var order: [ReleaseKey] = []
         var bytes = 0
     }
 
@@ -25,16 +25,16 @@ public final class CanOpenTableCache: Sendable {
     public static let byteBudget = 16 << 20
 
     private let registry: Registry
-    private let live: Set<CanOpenKey>
+    private let live: Set<ReleaseKey>
     private let state = Mutex(State())
 
     init(registry: Registry) {
         self.registry = registry
-        var live = Set<CanOpenKey>()
+        var live = Set<ReleaseKey>()
         for app in registry.apps {
             for platform in Platform.allCases {
                 for version in registry.liveVersions(app: app.id, platform: platform) {
-                    live.insert(CanOpenKey(app: app.id, platform: platform, version: version))
+                    live.insert(ReleaseKey(app: app.id, platform: platform, version: version))
                 }
             }
         }
@@ -42,13 +42,13 @@ public final class CanOpenTableCache: Sendable {
     }
 
     /// The ETag of a live version's table, if it was computed already.
-    public func knownETag(_ key: CanOpenKey) -> String? {
+    public func knownETag(_ key: ReleaseKey) -> String? {
         state.withLock { $0.etags[key] }
     }
 
     /// The table of `key`'s version (live or not); nil for an unknown app. Always computed; its bytes are
     /// remembered (and a live table's ETag).
-    private func table(_ key: CanOpenKey) throws(RegistryError) -> GeneratedCanOpenTable? {
+    private func table(_ key: ReleaseKey) throws(RegistryError) -> GeneratedCanOpenTable? {
         guard
             let generated = try Generator.canOpenTable(
                 registry: registry, app: key.app, platform: key.platform, version: key.version)
@@ -59,7 +59,7 @@ public final class CanOpenTableCache: Sendable {
 
     /// The JSON bytes and ETag of `key`'s table (live or not); nil for an unknown app. Remembered while they
     /// fit the budget, so serving one again costs no generation.
-    public func file(_ key: CanOpenKey) throws(RegistryError) -> GeneratedFile? {
+    public func file(_ key: ReleaseKey) throws(RegistryError) -> GeneratedFile? {
         if let cached = state.withLock({ state -> GeneratedFile? in
             guard let file = state.recent[key] else { return nil }
             if let at = state.order.firstIndex(of: key) { state.order.remove(at: at) }
@@ -72,9 +72,9 @@ public final class CanOpenTableCache: Sendable {
     }
 
     /// Whether the JSON of `key`'s table is held (for tests).
-    func holds(_ key: CanOpenKey) -> Bool { state.withLock { $0.recent[key] != nil } }
+    func holds(_ key: ReleaseKey) -> Bool { state.withLock { $0.recent[key] != nil } }
 
-    private func remember(_ key: CanOpenKey, _ file: GeneratedFile) {
+    private func remember(_ key: ReleaseKey, _ file: GeneratedFile) {
         // ETags only of live versions: any version string can be asked for, and that map has no bound.
         let isLive = live.contains(key)
         state.withLock { state in

@@ -1,6 +1,7 @@
 extension API {
-    /// Names one release.
-    public struct ReleaseKey: Codable, Sendable, Hashable {
+    /// The params of a release write (`Releases.Create`, `.Publish`, `.Retire`): the release, and an
+    /// idempotency key.
+    public struct ReleaseInput: Codable, Sendable, Hashable {
         /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
         /// same method returns the first outcome instead of writing again.
         public var requestId: String?
@@ -13,6 +14,14 @@ extension API {
             self.platform = platform
             self.version = version
         }
+
+        /// The params writing the release `key`.
+        public init(_ key: ReleaseKey, requestId: String? = nil) {
+            self.init(app: key.app, platform: key.platform, version: key.version, requestId: requestId)
+        }
+
+        /// The release it names.
+        public var key: ReleaseKey { ReleaseKey(app: app, platform: platform, version: version) }
     }
 
     /// What a publish or retire did: the release's new state, every domain's generated files, and lint.
@@ -30,21 +39,21 @@ extension API {
     public enum ReleasesCreate: RPCMethodDescriptor {
         public static let name = "Releases.Create"
         public static let access = Access.releaser
-        public typealias Input = ReleaseKey
+        public typealias Input = ReleaseInput
         public typealias Output = ReleaseResource
     }
 
     public enum ReleasesPublish: RPCMethodDescriptor {
         public static let name = "Releases.Publish"
         public static let access = Access.releaser
-        public typealias Input = ReleaseKey
+        public typealias Input = ReleaseInput
         public typealias Output = ReleaseChange
     }
 
     public enum ReleasesRetire: RPCMethodDescriptor {
         public static let name = "Releases.Retire"
         public static let access = Access.releaser
-        public typealias Input = ReleaseKey
+        public typealias Input = ReleaseInput
         public typealias Output = ReleaseChange
     }
 

@@ -14,19 +14,6 @@ public struct HostFiles: Sendable, Hashable {
     public var lint: [LintFinding]
 }
 
-/// Identifies a canOpen table.
-public struct CanOpenKey: Sendable, Hashable, Codable {
-    public var app: String
-    public var platform: Platform
-    public var version: Version
-
-    public init(app: String, platform: Platform, version: Version) {
-        self.app = app
-        self.platform = platform
-        self.version = version
-    }
-}
-
 /// A canOpen table and its bytes and ETag.
 public struct GeneratedCanOpenTable: Sendable, Hashable {
     /// The table.
@@ -40,7 +27,7 @@ public struct GeneratedFiles: Sendable {
     /// Per host (aliases included).
     public var hosts: [String: HostFiles]
     /// Per live (app, platform, version).
-    public var canOpenTables: [CanOpenKey: GeneratedCanOpenTable]
+    public var canOpenTables: [ReleaseKey: GeneratedCanOpenTable]
     /// Every finding of every host, in host order.
     public var lint: [LintFinding] { hosts.keys.sorted().flatMap { hosts[$0]?.lint ?? [] } }
 }
@@ -60,12 +47,12 @@ public enum Generator {
             let files = try hostFiles(index: index, host: domain.host.lowercased())
             hosts[files.host] = files
         }
-        var tables: [CanOpenKey: GeneratedCanOpenTable] = [:]
+        var tables: [ReleaseKey: GeneratedCanOpenTable] = [:]
         let builder = CanOpenTableBuilder(index: index)
         for app in registry.apps {
             for platform in Platform.allCases {
                 for version in registry.liveVersions(app: app.id, platform: platform) {
-                    let key = CanOpenKey(app: app.id, platform: platform, version: version)
+                    let key = ReleaseKey(app: app.id, platform: platform, version: version)
                     if let table = try canOpenTable(builder: builder, key: key) { tables[key] = table }
                 }
             }
@@ -79,7 +66,7 @@ public enum Generator {
     ) throws(RegistryError) -> GeneratedCanOpenTable? {
         try canOpenTable(
             builder: CanOpenTableBuilder(index: RegistryIndex(registry)),
-            key: CanOpenKey(app: app, platform: platform, version: version))
+            key: ReleaseKey(app: app, platform: platform, version: version))
     }
 
     /// The files of one host; throws as `generate` does. Without `ruleLint`, `lint` leaves out the findings
@@ -138,7 +125,7 @@ public enum Generator {
         return (document, bytes, [finding])
     }
 
-    static func canOpenTable(builder: CanOpenTableBuilder, key: CanOpenKey) throws(RegistryError)
+    static func canOpenTable(builder: CanOpenTableBuilder, key: ReleaseKey) throws(RegistryError)
         -> GeneratedCanOpenTable?
     {
         guard let table = builder.table(app: key.app, platform: key.platform, version: key.version) else { return nil }

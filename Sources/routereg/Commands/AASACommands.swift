@@ -102,7 +102,7 @@ enum AASACommands {
     }
 
     /// `aasa preview` and `release publish|retire --dry-run`.
-    static func preview(_ run: Invocation, key: API.ReleaseKey, action: API.AssociationsPreview.Action) throws {
+    static func preview(_ run: Invocation, key: ReleaseKey, action: API.AssociationsPreview.Action) throws {
         let (result, raw) = try run.call(
             API.AssociationsPreview.self,
             .init(app: key.app, platform: key.platform, version: key.version, action: action))

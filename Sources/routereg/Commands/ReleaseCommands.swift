@@ -35,8 +35,8 @@ enum ReleaseCommands {
             examples: ["release list badoo --platform ios --state live"], action: .run(list)),
     ]
 
-    static func releaseKey(_ run: Invocation) throws(UsageError) -> API.ReleaseKey {
-        API.ReleaseKey(
+    static func releaseKey(_ run: Invocation) throws(UsageError) -> ReleaseKey {
+        ReleaseKey(
             app: run.argument(0), platform: try ArgumentValues.platform(run.argument(1)),
             version: try ArgumentValues.version(run.argument(2)))
     }
@@ -48,7 +48,7 @@ enum ReleaseCommands {
         }
         let (result, raw) =
             try retire
-            ? run.call(API.ReleasesRetire.self, key) : run.call(API.ReleasesPublish.self, key)
+            ? run.call(API.ReleasesRetire.self, .init(key)) : run.call(API.ReleasesPublish.self, .init(key))
         if run.json { return run.printJSON(raw) }
         let verb = retire ? "Retired" : "Published"
         run.print("\(verb) \(key.app) \(key.platform.rawValue) \(key.version): \(result.release.state.rawValue).")

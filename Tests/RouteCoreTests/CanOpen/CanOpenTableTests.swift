@@ -45,9 +45,9 @@ import Testing
         let files = try Generator.generate(registry: BadooFixture.registry(.published512))
         #expect(
             Set(files.canOpenTables.keys) == [
-                CanOpenKey(app: "badoo", platform: .ios, version: BadooFixture.v("5.11.0")),
-                CanOpenKey(app: "badoo", platform: .ios, version: BadooFixture.v("5.12.0")),
-                CanOpenKey(app: "badoo", platform: .android, version: BadooFixture.v("5.11.0")),
+                ReleaseKey(app: "badoo", platform: .ios, version: BadooFixture.v("5.11.0")),
+                ReleaseKey(app: "badoo", platform: .ios, version: BadooFixture.v("5.12.0")),
+                ReleaseKey(app: "badoo", platform: .android, version: BadooFixture.v("5.11.0")),
             ])
         #expect(
             try Generator.canOpenTable(

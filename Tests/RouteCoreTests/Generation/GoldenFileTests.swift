@@ -30,7 +30,7 @@ import Testing
 
     @Test func canOpenTableMatchesGoldenFile() throws {
         let files = try Generator.generate(registry: BadooFixture.registry(.published512))
-        let key = CanOpenKey(app: "badoo", platform: .ios, version: BadooFixture.v("5.11.0"))
+        let key = ReleaseKey(app: "badoo", platform: .ios, version: BadooFixture.v("5.11.0"))
         let table = try #require(files.canOpenTables[key])
         let name = "badoo-published-5.12.0-canopen-ios-5.11.0.json"
         guard let expected = try Golden.expected(name, actual: table.file.bytes) else {
