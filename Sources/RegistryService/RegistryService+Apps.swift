@@ -41,9 +41,9 @@ extension RegistryService {
         }
     }
 
-    public func listApps(_ page: RouteCore.PageRequest) throws(RegistryError) -> API.AppsList.Output {
+    public func listApps(_ page: PageRequest) throws(RegistryError) -> API.AppsList.Output {
         try mapped {
-            let result = try store.read { tx in try store.apps.list(page.store, in: tx) }
+            let result = try store.read { tx in try store.apps.list(page, in: tx) }
             return API.AppsList.Output(apps: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
         }
     }
@@ -113,15 +113,14 @@ extension RegistryService {
         }
     }
 
-    public func listDomains(app: String?, _ page: RouteCore.PageRequest) throws(RegistryError) -> API.DomainsList.Output
-    {
+    public func listDomains(app: String?, _ page: PageRequest) throws(RegistryError) -> API.DomainsList.Output {
         try mapped {
             if let app {
                 // Domains per app are few: filter the full list rather than paging a join.
                 let all = try store.read { tx in try store.domains.all(in: tx) }.filter { $0.value.apps.contains(app) }
                 return API.DomainsList.Output(domains: all.map(Self.resource), nextPageToken: "")
             }
-            let result = try store.read { tx in try store.domains.list(page.store, in: tx) }
+            let result = try store.read { tx in try store.domains.list(page, in: tx) }
             return API.DomainsList.Output(
                 domains: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
         }
@@ -140,12 +139,5 @@ extension RegistryService {
             let stored = try self.store.domains.delete(host, expectedEtag: etag, in: tx)
             return Mutation(value: Empty(), before: stored.value, after: nil)
         }
-    }
-}
-
-extension RouteCore.PageRequest {
-    /// The store's paging request; a negative size is refused rather than silently clamped.
-    var store: RouteStore.PageRequest {
-        RouteStore.PageRequest(pageSize: pageSize ?? 0, pageToken: pageToken)
     }
 }

@@ -53,7 +53,7 @@ extension RegistryService {
     {
         let host = input.host.lowercased()
         return try mapped {
-            let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
+            let page = PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)
             let result = try store.read { tx in
                 if try store.domains.get(host, in: tx) == nil { throw RegistryError.notFound(.domain(host)) }
                 return try store.revisions.list(host: host, kind: input.kind ?? .aasa, page, in: tx)

@@ -77,7 +77,7 @@ extension RegistryService {
 
     public func listReleases(_ input: API.ReleasesList.Input) throws(RegistryError) -> API.ReleasesList.Output {
         try mapped {
-            let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
+            let page = PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)
             let result = try store.read { tx in
                 if try store.apps.get(input.app, in: tx) == nil { throw RegistryError.notFound(.app(input.app)) }
                 return try store.releases.list(

@@ -112,14 +112,14 @@ extension RegistryService {
         try mapped { try store.read { tx in try routeResource(app: app, id: id, in: tx) } }
     }
 
-    public func listRoutes(app: String, _ page: RouteCore.PageRequest) throws(RegistryError) -> API.RoutesList.Output {
+    public func listRoutes(app: String, _ page: PageRequest) throws(RegistryError) -> API.RoutesList.Output {
         try mapped {
             try store.read { tx in
                 try requireApp(app, in: tx)
                 let all = try store.routes.all(app: app, in: tx)
                 // Routes are paged by position: the token is the position of the next route.
                 let start = try Self.offset(page.pageToken)
-                let size = page.store.limit
+                let size = page.limit
                 let slice = all.indices.dropFirst(start).prefix(size)
                 let next = slice.last.map { $0 + 1 < all.count ? String($0 + 1) : "" } ?? ""
                 return API.RoutesList.Output(

@@ -56,9 +56,9 @@ extension RegistryService {
         return API.TokensCreate.Output(token: stored, secret: secret)
     }
 
-    public func listTokens(_ page: RouteCore.PageRequest) throws(RegistryError) -> API.TokensList.Output {
+    public func listTokens(_ page: PageRequest) throws(RegistryError) -> API.TokensList.Output {
         try mapped {
-            let result = try store.read { tx in try store.tokens.list(page.store, in: tx) }
+            let result = try store.read { tx in try store.tokens.list(page, in: tx) }
             return API.TokensList.Output(
                 tokens: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
         }
@@ -82,7 +82,7 @@ extension RegistryService {
     /// `Audit.List`, newest first; with `resource`, only the entries of that resource and those below it.
     public func listAudit(_ input: API.AuditList.Input) throws(RegistryError) -> API.AuditList.Output {
         try mapped {
-            let page = RouteCore.PageRequest(pageSize: input.pageSize, pageToken: input.pageToken).store
+            let page = PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)
             let result = try store.read { tx in
                 try store.audit.list(page, resource: input.resource.map { ResourceName.canonical(filter: $0) }, in: tx)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import RouteCore
 
 /// One audit entry as stored: who changed what, when, with the resource before and after (JSON).
 public struct StoredAuditEntry: Sendable, Hashable {

@@ -21,20 +21,12 @@ public struct Stored<Value: Sendable>: Sendable {
 extension Stored: Equatable where Value: Equatable {}
 extension Stored: Hashable where Value: Hashable {}
 
-/// Which slice of a list to return.
-public struct PageRequest: Sendable, Hashable {
-    /// At most this many items (clamped to 1...1000; 0 means the default, 50).
-    public var pageSize: Int
-    /// The `nextPageToken` of the previous page, or nil for the first page.
-    public var pageToken: String?
-
-    public init(pageSize: Int = 0, pageToken: String? = nil) {
-        self.pageSize = pageSize
-        self.pageToken = pageToken
+extension PageRequest {
+    /// The page size actually used: `pageSize` clamped to 1...1000, and 50 when it is nil, 0 or negative.
+    public var limit: Int {
+        guard let pageSize, pageSize > 0 else { return 50 }
+        return min(pageSize, 1000)
     }
-
-    /// The page size actually used.
-    public var limit: Int { pageSize <= 0 ? 50 : min(pageSize, 1000) }
 }
 
 /// One page of a list and the token for the next one (nil on the last page).
