@@ -95,6 +95,6 @@ extension RegistryService {
         AuditEntry(
             id: String(stored.id), at: Timestamp.string(stored.at), actor: stored.actor, method: stored.method,
             resource: stored.resource, before: try stored.before.map { try JSONValue(json: $0) },
-            after: try stored.after.map { try JSONValue(json: $0) }, requestId: stored.requestID)
+            after: try stored.after.map { try JSONValue(json: $0) }, requestID: stored.requestID)
     }
 }

@@ -15,7 +15,12 @@ struct JSONRPCError: Error, Encodable {
     struct Details: Encodable {
         var status: String?
         var details: [FieldViolation]?
-        var requestId: String?
+        var requestID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case status, details
+            case requestID = "requestId"
+        }
     }
 
     var code: Int
@@ -56,7 +61,7 @@ struct JSONRPCError: Error, Encodable {
 
     static func internalError(requestID: String) -> JSONRPCError {
         JSONRPCError(
-            code: -32603, message: "Internal error (request \(requestID))", data: Details(requestId: requestID))
+            code: -32603, message: "Internal error (request \(requestID))", data: Details(requestID: requestID))
     }
 
     /// A gRPC-style application error.
@@ -67,7 +72,7 @@ struct JSONRPCError: Error, Encodable {
         return JSONRPCError(
             code: error.code.rawValue, message: ErrorText.cut(error.message),
             data: Details(
-                status: error.code.name, details: violations.isEmpty ? nil : violations, requestId: requestID))
+                status: error.code.name, details: violations.isEmpty ? nil : violations, requestID: requestID))
     }
 }
 

@@ -71,8 +71,14 @@ public struct RPCMethod: Sendable {
         self.body = body
         self.inputFields = { bytes, codec in
             let input = try RPCParams(bytes: bytes, codec: codec).decode(Method.Input.self)
-            return Mirror(reflecting: input).children.compactMap(\.label)
+            return Mirror(reflecting: input).children.compactMap(\.label).map(Self.wireName)
         }
+    }
+
+    /// The param a Swift property decodes: the same name, but for a trailing `ID`, which Swift spells as
+    /// one acronym and the API as a word (`requestID` ↔ `requestId`, by the inputs' coding keys).
+    static func wireName(_ label: String) -> String {
+        label.hasSuffix("ID") ? label.dropLast(2) + "Id" : label
     }
 
     /// A method that answers later, without holding a worker thread (a long poll such as

@@ -8,19 +8,19 @@ public enum RegistryMethods {
     public static func table(_ service: RegistryService, openRPC: [UInt8]) -> [RPCMethod] {
         [
             RPCMethod(API.AppsCreate.self) { ctx, input in
-                try service.createApp(input.app, by: caller(ctx, input.requestId))
+                try service.createApp(input.app, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
             RPCMethod(API.AppsList.self) { _, input in try service.listApps(try page(input)) },
             RPCMethod(API.AppsUpdate.self) { ctx, input in
-                try service.updateApp(input.app, etag: input.etag, by: caller(ctx, input.requestId))
+                try service.updateApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.AppsDelete.self) { ctx, input in
-                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input.requestId))
+                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
                 return Empty()
             },
             RPCMethod(API.DomainsCreate.self) { ctx, input in
-                try service.createDomain(input.domain, by: caller(ctx, input.requestId))
+                try service.createDomain(input.domain, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
             RPCMethod(API.DomainsList.self) { _, input in
@@ -28,16 +28,16 @@ public enum RegistryMethods {
                     app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
             },
             RPCMethod(API.DomainsDelete.self) { ctx, input in
-                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestId))
+                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestID))
                 return Empty()
             },
             RPCMethod(API.RoutesCreate.self) { ctx, input in
                 try service.createRoute(
-                    input.route, app: input.app, before: input.before, by: caller(ctx, input.requestId))
+                    input.route, app: input.app, before: input.before, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.RoutesBatchCreate.self) { ctx, input in
                 try service.createRoutes(
-                    input.routes, app: input.app, before: input.before, by: caller(ctx, input.requestId))
+                    input.routes, app: input.app, before: input.before, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
             RPCMethod(API.RoutesList.self) { _, input in
@@ -45,33 +45,33 @@ public enum RegistryMethods {
                     app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
             },
             RPCMethod(API.RoutesUpdate.self) { ctx, input in
-                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestId))
+                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.RoutesDelete.self) { ctx, input in
                 try service.deleteRoute(
-                    app: input.app, id: input.route, etag: input.etag, by: caller(ctx, input.requestId))
+                    app: input.app, id: input.route, etag: input.etag, by: caller(ctx, input.requestID))
                 return Empty()
             },
             RPCMethod(API.RoutesReorder.self) { ctx, input in
                 API.RoutesReorder.Output(
                     routes: try service.reorderRoutes(
-                        app: input.app, order: input.order, by: caller(ctx, input.requestId)))
+                        app: input.app, order: input.order, by: caller(ctx, input.requestID)))
             },
             RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
             RPCMethod(API.RoutesSwitchOn.self) { ctx, input in
                 let switchOn = API.SwitchInput(
                     app: input.app, route: input.route, platform: input.platform, versions: input.versions,
-                    requestId: input.requestId)
+                    requestID: input.requestID)
                 return try switchRoute(service, off: false, switchOn, ctx)
             },
             RPCMethod(API.ReleasesCreate.self) { ctx, input in
-                try service.createRelease(input.key, by: caller(ctx, input.requestId))
+                try service.createRelease(input.key, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.ReleasesPublish.self) { ctx, input in
-                try service.changeRelease(input.key, to: .live, by: caller(ctx, input.requestId))
+                try service.changeRelease(input.key, to: .live, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.ReleasesRetire.self) { ctx, input in
-                try service.changeRelease(input.key, to: .retired, by: caller(ctx, input.requestId))
+                try service.changeRelease(input.key, to: .retired, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input.key) },
             RPCMethod(API.ReleasesList.self) { _, input in
@@ -99,7 +99,7 @@ public enum RegistryMethods {
             RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
             RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
             RPCMethod(API.TokensRevoke.self) { ctx, input in
-                try service.revokeToken(input.id, by: caller(ctx, input.requestId))
+                try service.revokeToken(input.id, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.TokensWhoAmI.self) { ctx, _ in
                 // Only reached with a valid token (the method is not public), so the principal is there.
@@ -148,10 +148,10 @@ public enum RegistryMethods {
 
     /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the validated
     /// idempotency key (`API.RequestID`).
-    private static func caller(_ context: RPCContext, _ requestId: String? = nil) throws(RegistryError) -> Caller {
+    private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) throws(RegistryError) -> Caller {
         Caller(
             actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
-            idempotencyKey: try API.RequestID.validate(requestId))
+            idempotencyKey: try API.RequestID.validate(idempotencyKey))
     }
 
     /// Checks paging params once for every list method.
@@ -167,6 +167,6 @@ public enum RegistryMethods {
     ) throws -> RouteResource {
         try service.switchRoute(
             off: off, app: input.app, id: input.route, platform: input.platform, versions: input.versions,
-            reason: input.reason, by: caller(context, input.requestId))
+            reason: input.reason, by: caller(context, input.requestID))
     }
 }

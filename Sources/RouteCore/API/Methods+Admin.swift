@@ -47,11 +47,16 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var id: String
-            public init(id: String, requestId: String? = nil) {
+            public init(id: String, requestID: String? = nil) {
                 self.id = id
-                self.requestId = requestId
+                self.requestID = requestID
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case id
             }
         }
         public typealias Output = TokenResource

@@ -8,11 +8,16 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: App
-            public init(app: App, requestId: String? = nil) {
+            public init(app: App, requestID: String? = nil) {
                 self.app = app
-                self.requestId = requestId
+                self.requestID = requestID
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app
             }
         }
         public typealias Output = Resource<App>
@@ -48,13 +53,18 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: App
             public var etag: String?
-            public init(app: App, etag: String? = nil, requestId: String? = nil) {
-                self.requestId = requestId
+            public init(app: App, etag: String? = nil, requestID: String? = nil) {
+                self.requestID = requestID
                 self.app = app
                 self.etag = etag
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, etag
             }
         }
         public typealias Output = Resource<App>
@@ -66,13 +76,18 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: String
             public var etag: String?
-            public init(app: String, etag: String? = nil, requestId: String? = nil) {
-                self.requestId = requestId
+            public init(app: String, etag: String? = nil, requestID: String? = nil) {
+                self.requestID = requestID
                 self.app = app
                 self.etag = etag
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, etag
             }
         }
         public typealias Output = Empty
@@ -84,11 +99,16 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var domain: Domain
-            public init(domain: Domain, requestId: String? = nil) {
+            public init(domain: Domain, requestID: String? = nil) {
                 self.domain = domain
-                self.requestId = requestId
+                self.requestID = requestID
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case domain
             }
         }
         public typealias Output = Resource<Domain>
@@ -133,13 +153,18 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var host: String
             public var etag: String?
-            public init(host: String, etag: String? = nil, requestId: String? = nil) {
-                self.requestId = requestId
+            public init(host: String, etag: String? = nil, requestID: String? = nil) {
+                self.requestID = requestID
                 self.host = host
                 self.etag = etag
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case host, etag
             }
         }
         public typealias Output = Empty

@@ -4,24 +4,29 @@ extension API {
     public struct ReleaseInput: Codable, Sendable, Hashable {
         /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
         /// same method returns the first outcome instead of writing again.
-        public var requestId: String?
+        public var requestID: String?
         public var app: String
         public var platform: Platform
         public var version: Version
-        public init(app: String, platform: Platform, version: Version, requestId: String? = nil) {
-            self.requestId = requestId
+        public init(app: String, platform: Platform, version: Version, requestID: String? = nil) {
+            self.requestID = requestID
             self.app = app
             self.platform = platform
             self.version = version
         }
 
         /// The params writing the release `key`.
-        public init(_ key: ReleaseKey, requestId: String? = nil) {
-            self.init(app: key.app, platform: key.platform, version: key.version, requestId: requestId)
+        public init(_ key: ReleaseKey, requestID: String? = nil) {
+            self.init(app: key.app, platform: key.platform, version: key.version, requestID: requestID)
         }
 
         /// The release it names.
         public var key: ReleaseKey { ReleaseKey(app: app, platform: platform, version: version) }
+
+        enum CodingKeys: String, CodingKey {
+            case requestID = "requestId"
+            case app, platform, version
+        }
     }
 
     /// What a publish or retire did: the release's new state, every domain's generated files, and lint.

@@ -3,15 +3,20 @@ extension API {
     public struct RouteKey: Codable, Sendable, Hashable {
         /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
         /// same method returns the first outcome instead of writing again.
-        public var requestId: String?
+        public var requestID: String?
         public var app: String
         public var route: String
         public var etag: String?
-        public init(app: String, route: String, etag: String? = nil, requestId: String? = nil) {
-            self.requestId = requestId
+        public init(app: String, route: String, etag: String? = nil, requestID: String? = nil) {
+            self.requestID = requestID
             self.app = app
             self.route = route
             self.etag = etag
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case requestID = "requestId"
+            case app, route, etag
         }
     }
 
@@ -21,16 +26,21 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: String
             public var route: Route
             /// Insert before this route; last when absent.
             public var before: String?
-            public init(app: String, route: Route, before: String? = nil, requestId: String? = nil) {
-                self.requestId = requestId
+            public init(app: String, route: Route, before: String? = nil, requestID: String? = nil) {
+                self.requestID = requestID
                 self.app = app
                 self.route = route
                 self.before = before
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, route, before
             }
         }
         public typealias Output = RouteResource
@@ -48,17 +58,22 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: String
             /// In evaluation order; they keep it.
             public var routes: [Route]
             /// Insert them all before this route; last when absent.
             public var before: String?
-            public init(app: String, routes: [Route], before: String? = nil, requestId: String? = nil) {
-                self.requestId = requestId
+            public init(app: String, routes: [Route], before: String? = nil, requestID: String? = nil) {
+                self.requestID = requestID
                 self.app = app
                 self.routes = routes
                 self.before = before
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, routes, before
             }
         }
         public struct Output: Codable, Sendable {
@@ -112,15 +127,20 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: String
             public var route: Route
             public var etag: String?
-            public init(app: String, route: Route, etag: String? = nil, requestId: String? = nil) {
-                self.requestId = requestId
+            public init(app: String, route: Route, etag: String? = nil, requestID: String? = nil) {
+                self.requestID = requestID
                 self.app = app
                 self.route = route
                 self.etag = etag
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, route, etag
             }
         }
         public typealias Output = RouteResource
@@ -139,14 +159,19 @@ extension API {
         public struct Input: Codable, Sendable {
             /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
             /// same method returns the first outcome instead of writing again.
-            public var requestId: String?
+            public var requestID: String?
             public var app: String
             /// Every route ID of the app, in the new evaluation order.
             public var order: [String]
-            public init(app: String, order: [String], requestId: String? = nil) {
-                self.requestId = requestId
+            public init(app: String, order: [String], requestID: String? = nil) {
+                self.requestID = requestID
                 self.app = app
                 self.order = order
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, order
             }
         }
         public struct Output: Codable, Sendable {
@@ -159,7 +184,7 @@ extension API {
     public struct SwitchInput: Codable, Sendable {
         /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
         /// same method returns the first outcome instead of writing again.
-        public var requestId: String?
+        public var requestID: String?
         public var app: String
         public var route: String
         public var platform: Platform
@@ -167,14 +192,19 @@ extension API {
         public var reason: String?
         public init(
             app: String, route: String, platform: Platform, versions: [Version], reason: String? = nil,
-            requestId: String? = nil
+            requestID: String? = nil
         ) {
-            self.requestId = requestId
+            self.requestID = requestID
             self.app = app
             self.route = route
             self.platform = platform
             self.versions = versions
             self.reason = reason
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case requestID = "requestId"
+            case app, route, platform, versions, reason
         }
     }
 
@@ -190,20 +220,25 @@ extension API {
         public static let access = Access.releaser
         /// `Routes.SwitchOff`'s params without the reason, which only a switch-off records.
         public struct Input: Codable, Sendable {
-            /// Idempotency key, as `SwitchInput.requestId`.
-            public var requestId: String?
+            /// Idempotency key, as `SwitchInput.requestID`.
+            public var requestID: String?
             public var app: String
             public var route: String
             public var platform: Platform
             public var versions: [Version]
             public init(
-                app: String, route: String, platform: Platform, versions: [Version], requestId: String? = nil
+                app: String, route: String, platform: Platform, versions: [Version], requestID: String? = nil
             ) {
-                self.requestId = requestId
+                self.requestID = requestID
                 self.app = app
                 self.route = route
                 self.platform = platform
                 self.versions = versions
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+                case app, route, platform, versions
             }
         }
         public typealias Output = RouteResource

@@ -4,6 +4,7 @@ extension API {
     /// committed, instead of writing again; a first attempt that failed recorded nothing, so its retry runs.
     /// The key is scoped to caller and method, and params are not compared: reuse a key only for a retry.
     /// Every write but `Tokens.Create` takes one (replaying that would mean storing the token's secret).
+    /// Swift spells it `requestID`, as it spells every acronym; the inputs' coding keys keep the wire name.
     public enum RequestID {
         /// The longest key accepted.
         public static let maxLength = 64

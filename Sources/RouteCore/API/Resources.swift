@@ -127,11 +127,12 @@ public struct AuditEntry: Codable, Sendable, Hashable {
     public var resource: String
     public var before: JSONValue?
     public var after: JSONValue?
-    public var requestId: String?
+    /// The server's id of the request that wrote it (`data.requestId` of errors, the request log's id).
+    public var requestID: String?
 
     public init(
         id: String, at: String, actor: String, method: String, resource: String, before: JSONValue?,
-        after: JSONValue?, requestId: String?
+        after: JSONValue?, requestID: String?
     ) {
         self.id = id
         self.at = at
@@ -140,7 +141,13 @@ public struct AuditEntry: Codable, Sendable, Hashable {
         self.resource = resource
         self.before = before
         self.after = after
-        self.requestId = requestId
+        self.requestID = requestID
+    }
+
+    /// Swift spells the acronym `ID`, as the store does; the wire name stays `requestId`.
+    enum CodingKeys: String, CodingKey {
+        case id, at, actor, method, resource, before, after
+        case requestID = "requestId"
     }
 }
 
