@@ -23,6 +23,9 @@ let package = Package(
 
         // The one way to start child processes: posix_spawn, own process group, killed if we die first.
         .target(name: "ProcessSpawn", swiftSettings: swiftSettings),
+        // JSON as bytes, no dependencies: the validating scanner, UTF-8 check, member and flat-string reading,
+        // string escaping; shared by the transport, the request log, the AASA parser, the client and the fuzzer.
+        .target(name: "JSONBytes", swiftSettings: swiftSettings),
         // Pure Swift, no I/O, what an app needs to decide links locally: versions, the matcher, canOpen tables,
         // decisions and fallback URLs, errors. The Swift client links this and nothing else of the server.
         .target(name: "RouteMatching", swiftSettings: swiftSettings),
@@ -40,7 +43,7 @@ let package = Package(
         // libmicrohttpd transport, JSON-RPC 2.0, auth, well-known files, metrics.
         .target(
             name: "RPCServer",
-            dependencies: ["CMicroHTTPD", "RouteCore", "RegistryService"],
+            dependencies: ["CMicroHTTPD", "JSONBytes", "RouteCore", "RegistryService"],
             // The OpenRPC document, the single source of truth of the API; Schema/registry.openrpc.json links to it.
             resources: [.copy("Resources/registry.openrpc.json")],
             swiftSettings: swiftSettings

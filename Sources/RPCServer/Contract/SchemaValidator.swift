@@ -1,3 +1,4 @@
+import JSONBytes
 import RouteCore
 
 /// One broken rule: where (`route.platforms.ios.since`, `routes[2].id`) and what the document demands.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import JSONBytes
 import RouteCore
 
 /// Limits on what one JSON-RPC body may hold.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import RouteCore
 
 /// One request object of a JSON-RPC body, located by the scanner: raw byte ranges, nothing decoded yet

@@ -3,30 +3,43 @@
 ///
 /// The JSON-RPC layer uses it to split a batch and to find the members of a request object; params are
 /// then decoded straight into the method's input type. Recursion is bounded by `maxDepth`, so a document
-/// nested 10,000 deep fails fast instead of exhausting the stack.
-struct JSONScanner {
-    enum Failure: Error {
+/// nested 10,000 deep fails fast instead of exhausting the stack. It does not check UTF-8: run
+/// `UTF8Validation` over the document first.
+public struct JSONScanner {
+    /// Why the bytes were refused.
+    public enum Failure: Error {
         /// Not JSON.
         case syntax
         /// Nested deeper than allowed.
         case tooDeep
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    let maxDepth: Int
-    var index: Int
+    /// The document.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// How many containers may be open around a value.
+    public let maxDepth: Int
+    /// The next byte to read.
+    public var index: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, start: Int = 0) {
+    /// A scanner over `bytes` that starts reading at `start`.
+    @inlinable
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, start: Int = 0) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         self.index = start
     }
 
-    var atEnd: Bool { index >= bytes.count }
+    /// True when every byte has been read.
+    @inlinable
+    public var atEnd: Bool { index >= bytes.count }
 
-    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    /// The next byte, nil at the end.
+    @inlinable
+    public var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func skipWhitespace() {
+    /// Moves past spaces, tabs and line breaks.
+    @inlinable
+    public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -35,14 +48,16 @@ struct JSONScanner {
         }
     }
 
-    mutating func expect(_ byte: UInt8) throws(Failure) {
+    /// Moves past `byte`, which must be the next one.
+    @inlinable
+    public mutating func expect(_ byte: UInt8) throws(Failure) {
         guard current == byte else { throw .syntax }
         index += 1
     }
 
     /// Skips one value starting at the current byte (no leading whitespace); `depth` counts the containers
     /// already open around it.
-    mutating func skipValue(depth: Int) throws(Failure) {
+    public mutating func skipValue(depth: Int) throws(Failure) {
         guard let byte = current else { throw .syntax }
         switch byte {
         case UInt8(ascii: "{"):
@@ -97,7 +112,7 @@ struct JSONScanner {
 
     /// Skips a string; returns whether it held escapes (then its bytes are not its value).
     @discardableResult
-    mutating func skipString() throws(Failure) -> Bool {
+    public mutating func skipString() throws(Failure) -> Bool {
         try expect(UInt8(ascii: "\""))
         var escaped = false
         while index < bytes.count {
@@ -157,51 +172,13 @@ struct JSONScanner {
         while let byte = current, Self.isDigit(byte) { index += 1 }
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    /// `0`…`9`.
+    @inlinable
+    public static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    static func isHex(_ byte: UInt8) -> Bool {
+    /// `0`…`9`, `a`…`f`, `A`…`F`.
+    @inlinable
+    public static func isHex(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-    }
-}
-
-/// UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF).
-enum UTF8Validation {
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b0 = bytes[i]
-            if b0 < 0x80 {
-                i += 1
-                continue
-            }
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch b0 {
-            case 0xC2...0xDF: length = 2
-            case 0xE0:
-                length = 3
-                lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED:
-                length = 3
-                upper = 0x9F
-            case 0xF0:
-                length = 4
-                lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4:
-                length = 4
-                upper = 0x8F
-            default: return false
-            }
-            guard i + length <= n else { return false }
-            let b1 = bytes[i + 1]
-            guard b1 >= lower && b1 <= upper else { return false }
-            for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return false }
-            i += length
-        }
-        return true
     }
 }
