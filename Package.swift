@@ -30,7 +30,7 @@ let package = Package(
         // decisions and fallback URLs, errors. The Swift client links this and nothing else of the server.
         .target(name: "RouteMatching", swiftSettings: swiftSettings),
         // Pure Swift, no I/O: the model, generation, lint, the API descriptors (re-exports RouteMatching).
-        .target(name: "RouteCore", dependencies: ["RouteMatching"], swiftSettings: swiftSettings),
+        .target(name: "RouteCore", dependencies: ["JSONBytes", "RouteMatching"], swiftSettings: swiftSettings),
         // PostgreSQL through libpq: pool, migrations, repositories, embedded cluster, LISTEN/NOTIFY.
         .target(
             name: "RouteStore",
@@ -103,6 +103,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteCoreTests",
             dependencies: ["RouteCore", "RouteMatching"],

@@ -1,3 +1,5 @@
+import JSONBytes
+
 /// A cheaper way to answer the common shape of one method's calls, tried after the caller's access and
 /// deadline are checked and before the method's handler.
 ///
@@ -130,43 +132,10 @@ struct FlatJSONWriter {
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-        guard Self.appendQuoted(value, to: &bytes) else {
+        guard JSONString.appendPrintableASCII(value, to: &bytes) else {
             bytes.removeSubrange(mark...)
             return false
         }
-        return true
-    }
-
-    /// Appends `value` as a JSON string, byte for byte what the codec's encoder writes; false (and nothing
-    /// appended) when it is not printable ASCII (control characters and non-ASCII are left to the encoder).
-    static func appendQuoted(_ value: String, to out: inout [UInt8]) -> Bool {
-        let mark = out.count
-        out.append(UInt8(ascii: "\""))
-        // Most values (URLs, reasons, ETags) need no escape: checked, then copied whole (a profile of
-        // CanOpen.Check had the byte-by-byte append at 5 % of the call).
-        var text = value
-        let plain = text.withUTF8 { utf8 -> Bool in
-            guard
-                !utf8.contains(where: {
-                    $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
-                })
-            else { return false }
-            out.append(contentsOf: utf8)
-            return true
-        }
-        if plain {
-            out.append(UInt8(ascii: "\""))
-            return true
-        }
-        for byte in value.utf8 {
-            if byte < 0x20 || byte >= 0x7F {
-                out.removeSubrange(mark...)
-                return false
-            }
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
-            out.append(byte)
-        }
-        out.append(UInt8(ascii: "\""))
         return true
     }
 

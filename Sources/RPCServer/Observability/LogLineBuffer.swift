@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 /// A log line being built, as bytes, in a buffer reused by its thread: formatting a line allocates nothing
 /// once the thread has logged its first one.
@@ -33,31 +34,7 @@ struct LogLineBuffer {
 
     /// A JSON string: quotes, backslashes and control characters escaped; other UTF-8 as it is.
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            // Paths, ids and addresses rarely need escaping: copy them whole.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
-                case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0..<0x20:
-                    append("\\u00")
-                    bytes.append(Self.hex[Int(byte >> 4)])
-                    bytes.append(Self.hex[Int(byte & 0xF)])
-                default: bytes.append(byte)
-                }
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(value, to: &bytes)
     }
 
     /// A non-negative integer in decimal.
@@ -142,8 +119,6 @@ struct LogLineBuffer {
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// One thread's line buffer and timestamp text: requests finishing in the same millisecond reuse the text

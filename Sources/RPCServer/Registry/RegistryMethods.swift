@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import RegistryService
 import RouteCore
 
@@ -129,7 +130,7 @@ public enum RegistryMethods {
     static func canOpenTableJSON(_ service: RegistryService, _ input: API.CanOpenGetTable.Input) throws -> RawJSON {
         let answer = try service.canOpenTableJSON(input)
         var bytes = Array("{\"etag\":".utf8)
-        if !FlatJSONWriter.appendQuoted(answer.etag, to: &bytes) { bytes += try stringEncoder.encode(answer.etag) }
+        if !JSONString.appendPrintableASCII(answer.etag, to: &bytes) { bytes += try stringEncoder.encode(answer.etag) }
         bytes += Array(",\"notModified\":\(answer.notModified)".utf8)
         if let table = answer.table {
             bytes += Array(",\"table\":".utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 /// Reads the `applinks` section of an AASA document into `AASADocument.Detail`s.
 enum AASAParser {
@@ -201,20 +202,8 @@ enum AASAParser {
     }
 
     private static func quotedJSON(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out: [UInt8] = []
+        JSONString.append(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
