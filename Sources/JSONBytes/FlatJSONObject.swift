@@ -1,0 +1,71 @@
+/// Reads a JSON object whose members are all strings, as the fast paths need.
+///
+/// The bytes were already validated as JSON (by `JSONScanner`), so this only follows the shape;
+/// anything else (nested values, numbers, duplicate members, escapes other than `\"`, `\\` and `\/`)
+/// gives nil. Those three are decoded, because ETags are quoted: every `ifNoneMatch` holds `\"`.
+public enum FlatJSONObject {
+    /// The values of the members named `keys` (UTF-8), in that order, when the object in `bytes` has
+    /// exactly those members, each a plain string; nil otherwise.
+    public static func strings(_ bytes: ArraySlice<UInt8>, keys: [[UInt8]]) -> [String]? {
+        var values = [String?](repeating: nil, count: keys.count)
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        func skipSpace() {
+            while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        }
+        /// The contents of the string starting at `i` (a quote), decoded; nil for other escapes.
+        func plainString() -> ArraySlice<UInt8>? {
+            guard i < end, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            let start = i + 1
+            var j = start
+            var decoded: [UInt8]?
+            while j < end, bytes[j] != UInt8(ascii: "\"") {
+                if bytes[j] == UInt8(ascii: "\\") {
+                    guard j + 1 < end else { return nil }
+                    let escaped = bytes[j + 1]
+                    guard escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\") || escaped == UInt8(ascii: "/")
+                    else { return nil }
+                    if decoded == nil { decoded = Array(bytes[start..<j]) }
+                    decoded!.append(escaped)
+                    j += 2
+                    continue
+                }
+                decoded?.append(bytes[j])
+                j += 1
+            }
+            guard j < end else { return nil }
+            i = j + 1
+            return decoded.map { $0[...] } ?? bytes[start..<j]
+        }
+        skipSpace()
+        guard i < end, bytes[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipSpace()
+        if i < end, bytes[i] == UInt8(ascii: "}") { return nil }
+        while true {
+            skipSpace()
+            guard let key = plainString() else { return nil }
+            skipSpace()
+            guard i < end, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace()
+            guard let value = plainString() else { return nil }
+            guard let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), values[slot] == nil else { return nil }
+            values[slot] = String(decoding: value, as: UTF8.self)
+            skipSpace()
+            guard i < end else { return nil }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard bytes[i] == UInt8(ascii: "}") else { return nil }
+            break
+        }
+        var result: [String] = []
+        for value in values {
+            guard let value else { return nil }
+            result.append(value)
+        }
+        return result
+    }
+}
