@@ -72,7 +72,7 @@ let package = Package(
         // The app-side client: canOpen tables, local decisions, fallback URLs.
         .target(
             name: "RouteRegistryClient",
-            dependencies: ["RouteMatching"],
+            dependencies: ["JSONBytes", "RouteMatching"],
             path: "Clients/swift/Sources/RouteRegistryClient",
             swiftSettings: swiftSettings
         ),

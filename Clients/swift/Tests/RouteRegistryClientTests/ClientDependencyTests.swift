@@ -3,7 +3,8 @@ import ProcessSpawn
 import Testing
 
 /// An app that links RouteRegistryClient must not link RouteCore (its generators, lint and API descriptors):
-/// the client depends on RouteMatching alone, in the manifest and in its sources.
+/// the client depends on RouteMatching and JSONBytes (JSON as bytes, no dependencies) alone, in the manifest
+/// and in its sources.
 @Suite("RouteRegistryClient's dependencies")
 struct ClientDependencyTests {
     /// The repository root (this file is Clients/swift/Tests/RouteRegistryClientTests/…).
@@ -45,18 +46,19 @@ struct ClientDependencyTests {
 
     @Test func theManifestGivesTheClientRouteMatchingAndNotRouteCore() throws {
         let graph = try Self.targetDependencies(Self.manifest())
-        #expect(graph["RouteRegistryClient"] == ["RouteMatching"])
+        #expect(graph["RouteRegistryClient"] == ["JSONBytes", "RouteMatching"])
         #expect(graph["RouteMatching"] == [])
+        #expect(graph["JSONBytes"] == [])
         var reached: Set<String> = []
         var queue = graph["RouteRegistryClient"] ?? []
         while let next = queue.popLast() {
             if reached.insert(next).inserted { queue += graph[next] ?? [] }
         }
-        #expect(reached == ["RouteMatching"])
+        #expect(reached == ["JSONBytes", "RouteMatching"])
         #expect(graph["RouteCore"]?.contains("RouteMatching") == true)
     }
 
-    @Test func theClientsSourcesImportNoModuleOfThePackageButRouteMatching() throws {
+    @Test func theClientsSourcesImportNoModuleOfThePackageButRouteMatchingAndJSONBytes() throws {
         let sources = Self.root.appendingPathComponent("Clients/swift/Sources/RouteRegistryClient")
         let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
         #expect(files.count > 5)
@@ -73,6 +75,6 @@ struct ClientDependencyTests {
             try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path))
         #expect(imported.contains("RouteMatching"))
         #expect(!imported.contains("RouteCore"))
-        #expect(imported.intersection(package) == ["RouteMatching"])
+        #expect(imported.intersection(package) == ["JSONBytes", "RouteMatching"])
     }
 }
