@@ -84,60 +84,37 @@ extension JSONRPCCall {
         case invalid(id: ArraySlice<UInt8>?, reason: String)
     }
 
-    /// Reads one request object in `range` of an already validated document.
+    /// Reads one request object in `range` of an already validated document: its members are only
+    /// delimited, not checked again, so the params are read once more only by whoever decodes them.
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8], range: Range<Int>) -> Parsed {
         guard bytes[range.lowerBound] == UInt8(ascii: "{") else {
             return .invalid(id: nil, reason: "a request must be an object")
         }
-        var scanner = JSONScanner(buffer, maxDepth: .max, start: range.lowerBound + 1)
         var version: ArraySlice<UInt8>?
         var method: ArraySlice<UInt8>?
-        var methodEscaped = false
         var id: ArraySlice<UInt8>?
         var params: ArraySlice<UInt8>?
-        scanner.skipWhitespace()
-        if scanner.current != UInt8(ascii: "}") {
-            while true {
-                scanner.skipWhitespace()
-                let keyStart = scanner.index
-                guard let keyEscaped = try? scanner.skipString() else { return .invalid(id: nil, reason: "malformed") }
-                var key = bytes[(keyStart + 1)..<(scanner.index - 1)]
-                if keyEscaped {
-                    // `"\u006dethod"` is the key `method`: rare enough to decode the slow way.
-                    let decoded = try? JSONDecoder().decode(String.self, from: Data(bytes[keyStart..<scanner.index]))
-                    key = Array((decoded ?? "").utf8)[...]
-                }
-                scanner.skipWhitespace()
-                scanner.index += 1  // ':'
-                scanner.skipWhitespace()
-                let valueStart = scanner.index
-                var escaped = false
-                if scanner.current == UInt8(ascii: "\"") {
-                    escaped = (try? scanner.skipString()) ?? false
-                } else {
-                    guard (try? scanner.skipValue(depth: 0)) != nil else {
-                        return .invalid(id: nil, reason: "malformed")
-                    }
-                }
-                let value = bytes[valueStart..<scanner.index]
-                if key.elementsEqual("jsonrpc".utf8) {
-                    version = value
-                } else if key.elementsEqual("method".utf8) {
-                    method = value
-                    methodEscaped = escaped
-                } else if key.elementsEqual("id".utf8) {
-                    id = value
-                } else if key.elementsEqual("params".utf8) {
-                    params = value
-                }
-                scanner.skipWhitespace()
-                if scanner.current == UInt8(ascii: ",") {
-                    scanner.index += 1
-                    continue
-                }
-                break
+        var scanner = JSONScanner(buffer, maxDepth: .max, start: range.lowerBound)
+        let walked = scanner.skipUncheckedObject { name, valueRange in
+            var key = bytes[(name.lowerBound + 1)..<(name.upperBound - 1)]
+            if key.contains(UInt8(ascii: "\\")) {
+                // `"\u006dethod"` is the key `method`: rare enough to decode the slow way.
+                let decoded = try? JSONDecoder().decode(String.self, from: Data(bytes[name]))
+                key = Array((decoded ?? "").utf8)[...]
             }
+            let value = bytes[valueRange]
+            if key.elementsEqual("jsonrpc".utf8) {
+                version = value
+            } else if key.elementsEqual("method".utf8) {
+                method = value
+            } else if key.elementsEqual("id".utf8) {
+                id = value
+            } else if key.elementsEqual("params".utf8) {
+                params = value
+            }
+            return true
         }
+        guard walked else { return .invalid(id: nil, reason: "malformed") }
         // An id of the wrong type cannot be echoed: the error then carries null.
         if let token = id, let first = token.first {
             let isString = first == UInt8(ascii: "\"")
@@ -157,7 +134,7 @@ extension JSONRPCCall {
             return .invalid(id: id, reason: "params must be an object or an array")
         }
         let name: String
-        if methodEscaped {
+        if method.contains(UInt8(ascii: "\\")) {
             guard let decoded = try? JSONDecoder().decode(String.self, from: Data(method)) else {
                 return .invalid(id: id, reason: "method must be a string")
             }
