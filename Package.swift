@@ -65,7 +65,8 @@ let package = Package(
         .executableTarget(
             name: "routereg",
             dependencies: [
-                "RouteCore", "RouteStore", "RegistryService", "RPCServer", "RegistryConsole", "RouteRegistryClient",
+                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "RPCServer", "RegistryConsole",
+                "RouteRegistryClient",
             ],
             swiftSettings: swiftSettings
         ),
@@ -89,7 +90,7 @@ let package = Package(
         // corpus files through them; `make fuzz` builds it with -sanitize=fuzzer -DFUZZING in .build-fuzz.
         .executableTarget(
             name: "routereg-fuzz",
-            dependencies: ["RouteCore", "RPCServer"],
+            dependencies: ["JSONBytes", "RouteCore", "RPCServer"],
             path: "Fuzz/Sources",
             swiftSettings: swiftSettings
         ),
@@ -118,7 +119,7 @@ let package = Package(
         // Runs the built `routereg` binary and compares stdout, stderr and exit codes.
         .testTarget(
             name: "RouteregTests",
-            dependencies: ["ProcessSpawn", "routereg", "RegistryTesting"],
+            dependencies: ["JSONBytes", "ProcessSpawn", "routereg", "RegistryTesting"],
             // Golden transcripts are read through #filePath, not bundled.
             exclude: ["Golden"],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import RPCServer
 import RouteCore
 

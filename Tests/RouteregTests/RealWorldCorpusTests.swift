@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import RegistryTesting
 import RouteCore
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 /// Lint for any apple-app-site-association file (one a team wrote by hand, or found on a site), for
 /// `routereg aasa lint`: what makes iOS ignore the file, the shapes Apple documents no behaviour for, and rules

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import RouteCore
 
 /// `routereg aasa import FILE --app APP`: the adoption path for teams with a hand-written AASA. Each rule

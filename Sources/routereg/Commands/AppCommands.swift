@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import RouteCore
 
 /// `routereg app create|get|list|update|delete`.

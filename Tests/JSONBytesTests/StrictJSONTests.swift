@@ -1,8 +1,6 @@
 import Foundation
+import JSONBytes
 import Testing
-
-@testable import RouteCore
-@testable import RouteMatching
 
 /// `StrictJSON`: exactly RFC 8259, with where and what for the first problem. Foundation on Linux reads some of
 /// these (a trailing comma above all), which is why the checker exists.
