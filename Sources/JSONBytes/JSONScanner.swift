@@ -60,46 +60,31 @@ public struct JSONScanner {
     public mutating func skipValue(depth: Int) throws(Failure) {
         guard let byte = current else { throw .syntax }
         switch byte {
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard depth < maxDepth else { throw .tooDeep }
+            let isObject = byte == UInt8(ascii: "{")
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
             index += 1
             skipWhitespace()
-            if current == UInt8(ascii: "}") {
+            if current == close {
                 index += 1
                 return
             }
             while true {
                 skipWhitespace()
-                try skipString()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"))
-                skipWhitespace()
+                if isObject {
+                    try skipString()
+                    skipWhitespace()
+                    try expect(UInt8(ascii: ":"))
+                    skipWhitespace()
+                }
                 try skipValue(depth: depth + 1)
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
                     index += 1
                     continue
                 }
-                try expect(UInt8(ascii: "}"))
-                return
-            }
-        case UInt8(ascii: "["):
-            guard depth < maxDepth else { throw .tooDeep }
-            index += 1
-            skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                try expect(UInt8(ascii: "]"))
+                try expect(close)
                 return
             }
         case UInt8(ascii: "\""): try skipString()
