@@ -4,21 +4,11 @@ import RouteStore
 
 extension RegistryService {
     static func resource(_ stored: Stored<App>) -> Resource<App> {
-        Resource(
-            stored.value,
-            meta: ResourceMeta(
-                name: ResourceName.app(stored.value.id).description, etag: stored.etag,
-                createTime: Timestamp.string(stored.createTime),
-                updateTime: Timestamp.string(stored.updateTime)))
+        Resource(stored.value, meta: stored.meta(named: .app(stored.value.id)))
     }
 
     static func resource(_ stored: Stored<Domain>) -> Resource<Domain> {
-        Resource(
-            stored.value,
-            meta: ResourceMeta(
-                name: ResourceName.domain(stored.value.host).description, etag: stored.etag,
-                createTime: Timestamp.string(stored.createTime),
-                updateTime: Timestamp.string(stored.updateTime)))
+        Resource(stored.value, meta: stored.meta(named: .domain(stored.value.host)))
     }
 
     public func createApp(_ app: App, by caller: Caller) throws(RegistryError) -> Resource<App> {
