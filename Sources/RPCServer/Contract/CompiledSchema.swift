@@ -70,54 +70,21 @@ struct CompiledSchema: Sendable {
     }
 
     /// A node as the validator reads it: a class, so reading one costs a single retain on the hot path
-    /// (copying the `Node` struct would retain each of its arrays).
+    /// (copying the `Node` struct would retain each of its arrays). The keywords are read through to the
+    /// node (`rule.minLength`), so they are declared once, in `Node`.
+    @dynamicMemberLookup
     final class Rule: Sendable {
-        let title: String?
-        let kinds: Kinds
-        let enumValues: [[UInt8]]?
-        let minLength: Int?
-        let maxLength: Int?
-        let pattern: SchemaPattern?
-        let hint: String?
-        let minimum: Double?
-        let maximum: Double?
-        let items: Int?
-        let minItems: Int?
-        let maxItems: Int?
-        let uniqueItems: Bool
-        let properties: [Property]
-        let required: [Int]
-        let additionalProperties: Int??
-        let propertyNames: Int?
-        let allOf: [Int]
-        let anyOf: [Int]
-        let oneOf: [Int]
+        private let node: Node
         /// Whether a string's decoded text is needed (to compare or match it), not only its length.
         let readsText: Bool
 
         init(_ node: Node) {
-            title = node.title
-            kinds = node.kinds
-            enumValues = node.enumValues
-            minLength = node.minLength
-            maxLength = node.maxLength
-            pattern = node.pattern
-            hint = node.hint
-            minimum = node.minimum
-            maximum = node.maximum
-            items = node.items
-            minItems = node.minItems
-            maxItems = node.maxItems
-            uniqueItems = node.uniqueItems
-            properties = node.properties
-            required = node.required
-            additionalProperties = node.additionalProperties
-            propertyNames = node.propertyNames
-            allOf = node.allOf
-            anyOf = node.anyOf
-            oneOf = node.oneOf
+            self.node = node
             readsText = node.enumValues != nil || node.pattern != nil
         }
+
+        @inline(__always)
+        subscript<Keyword>(dynamicMember keyword: KeyPath<Node, Keyword>) -> Keyword { node[keyPath: keyword] }
     }
 
     /// The nodes; schemas refer to each other by index.
