@@ -8,10 +8,10 @@ extension RegistryService {
 
     /// Who `secret` belongs to, or nil. Compared by SHA-256 so the secret itself is never held or stored;
     /// the bootstrap admin hash is compared in constant time.
-    public func authenticate(secret: String) -> TokenGrant? {
+    public func authenticate(secret: String) -> Principal? {
         let hash = SHA256.hex(Array(secret.utf8))
         if let bootstrap = options.bootstrapAdminSHA256, Self.constantTimeEquals(hash, bootstrap) {
-            return TokenGrant(id: Self.bootstrapActor, role: .admin)
+            return Principal(id: Self.bootstrapActor, role: .admin)
         }
         guard let grant = snapshot.tokens[hash] else { return nil }
         return grant

@@ -1,18 +1,5 @@
 import RouteCore
 
-/// Who is calling: the holder of a bearer token, as the `Authenticator` resolved it.
-public struct Principal: Sendable, Hashable {
-    /// The token's id (for the audit log), never the token itself.
-    public var id: String
-    /// What the token may do: `reader`, `releaser` or `admin`.
-    public var role: Access
-
-    public init(id: String, role: Access) {
-        self.id = id
-        self.role = role
-    }
-}
-
 /// Resolves `Authorization: Bearer <token>` to a principal; the registry implements it over its token
 /// table (compare hashes in constant time). Called at most once per HTTP request, and only when a
 /// non-public method is called.

@@ -1,3 +1,4 @@
+import RouteCore
 import RegistryService
 
 /// Bearer tokens resolved against the registry's token table (by SHA-256, from the snapshot).
@@ -7,6 +8,6 @@ public struct RegistryAuthenticator: Authenticator {
     public init(service: RegistryService) { self.service = service }
 
     public func principal(forToken token: String) throws -> Principal? {
-        service.authenticate(secret: token).map { Principal(id: $0.id, role: $0.role) }
+        service.authenticate(secret: token)
     }
 }

@@ -18,7 +18,7 @@ public final class Snapshot: Sendable {
     /// Compiled rule lists for `CanOpen.Check`.
     public let engine: DecisionEngine
     /// Active API tokens by the hex SHA-256 of their secret.
-    public let tokens: [String: TokenGrant]
+    public let tokens: [String: Principal]
     /// The newest audit entry the snapshot includes: every write appends one, so a larger id in the database
     /// means the snapshot is stale.
     public let generation: Int64
@@ -30,7 +30,7 @@ public final class Snapshot: Sendable {
     public let builtAt: Date
 
     public convenience init(
-        registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
+        registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: Principal],
         generation: Int64, writeToken: String? = nil, builtAt: Date = Date()
     ) {
         self.init(
@@ -44,7 +44,7 @@ public final class Snapshot: Sendable {
     /// A snapshot that takes `previous`'s compiled rules when only releases changed since (a publish or a
     /// retire): the engine depends on apps, domains and routes alone, and compiling it is most of a build.
     init(
-        registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: TokenGrant],
+        registry: Registry, documents: [DocumentKey: ServedDocument], tokens: [String: Principal],
         generation: Int64, writeToken: String? = nil, builtAt: Date = Date(), previous: Snapshot?
     ) {
         self.registry = registry
@@ -73,17 +73,8 @@ public final class Snapshot: Sendable {
     }
 }
 
-/// Who a token belongs to and what it may do.
-public struct TokenGrant: Sendable, Hashable, Codable {
-    /// The token's id: the actor recorded in the audit log.
-    public var id: String
-    public var role: Access
-
-    public init(id: String, role: Access) {
-        self.id = id
-        self.role = role
-    }
-}
+/// Who a token belongs to and what it may do: the transport's `Principal`, one type for both.
+public typealias TokenGrant = Principal
 
 /// Which committed state a database is in: the newest audit entry's id and random write token.
 public struct DatabaseState: Sendable, Hashable, CustomStringConvertible {
