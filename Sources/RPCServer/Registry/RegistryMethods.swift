@@ -74,7 +74,7 @@ public enum RegistryMethods {
             RPCMethod(API.ReleasesRetire.self) { ctx, input in
                 try service.changeRelease(input.key, to: .retired, by: caller(ctx, input.requestID))
             },
-            RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input.key) },
+            RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
             RPCMethod(API.ReleasesList.self) { _, input in
                 _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
                 return try service.listReleases(input)

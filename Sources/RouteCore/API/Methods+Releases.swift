@@ -65,20 +65,9 @@ extension API {
     public enum ReleasesGet: RPCMethodDescriptor {
         public static let name = "Releases.Get"
         public static let access = Access.reader
-        /// A read takes no idempotency key: its own input, so the type says exactly what the document says.
-        public struct Input: Codable, Sendable, Hashable {
-            public var app: String
-            public var platform: Platform
-            public var version: Version
-            public init(app: String, platform: Platform, version: Version) {
-                self.app = app
-                self.platform = platform
-                self.version = version
-            }
-
-            /// The release it names.
-            public var key: ReleaseKey { ReleaseKey(app: app, platform: platform, version: version) }
-        }
+        /// A read takes no idempotency key: its params are the release's key alone, exactly what the
+        /// document says.
+        public typealias Input = ReleaseKey
         public typealias Output = ReleaseResource
     }
 
