@@ -6,9 +6,7 @@ extension RegistryService {
     static func resource(_ stored: Stored<Route>, app: String, position: Int) -> RouteResource {
         RouteResource(
             route: stored.value, app: app, position: position,
-            meta: ResourceMeta(
-                name: ResourceName.route(app: app, id: stored.value.id).description, etag: stored.etag,
-                createTime: Timestamp.string(stored.createTime), updateTime: Timestamp.string(stored.updateTime)))
+            meta: stored.meta(named: .route(app: app, id: stored.value.id)))
     }
 
     /// The route as the API shows it, with its current position (counted by the store: decoding every route

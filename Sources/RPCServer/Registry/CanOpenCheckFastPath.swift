@@ -6,8 +6,7 @@ import RouteCore
 /// does not recognise as plain (see `RPCFastPath`) goes to the handler.
 enum CanOpenCheckFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
-        RPCFastPath(method: API.CanOpenCheck.name, params: CanOpenFastParams.keys("url")) { _, params in
-            guard let read = CanOpenFastParams(params) else { return nil }
+        CanOpenFastParams.fastPath(API.CanOpenCheck.name, last: "url") { read in
             let input = API.CanOpenCheck.Input(
                 app: read.app, platform: read.platform, version: read.version, url: read.last)
             return encode(try service.check(input))

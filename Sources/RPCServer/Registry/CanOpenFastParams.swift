@@ -10,10 +10,18 @@ struct CanOpenFastParams {
     /// The fourth member's value.
     let last: String
 
-    /// The names of the members read, `last` being the fourth.
-    static func keys(_ last: StaticString) -> [String] { ["app", "platform", "version", "\(last)"] }
+    /// A fast path for `method`, whose params are `app`, `platform`, `version` and `last`: `answer` gets
+    /// them read (a call whose values it cannot read goes to the handler).
+    static func fastPath(
+        _ method: String, last: String, _ answer: @escaping @Sendable (CanOpenFastParams) throws -> [UInt8]?
+    ) -> RPCFastPath {
+        RPCFastPath(method: method, params: ["app", "platform", "version", last]) { _, fields in
+            guard let read = CanOpenFastParams(fields) else { return nil }
+            return try answer(read)
+        }
+    }
 
-    /// `fields`: the values of `keys(_:)`, in that order.
+    /// `fields`: the values of the four params, in that order.
     init?(_ fields: [String]) {
         guard fields.count == 4, let platform = Platform(rawValue: fields[1]), let version = try? Version(fields[2])
         else { return nil }

@@ -7,8 +7,7 @@ import RouteCore
 /// or any call it does not recognise as plain (see `RPCFastPath`), goes to the handler.
 enum CanOpenGetTableFastPath {
     static func make(_ service: RegistryService) -> RPCFastPath {
-        RPCFastPath(method: API.CanOpenGetTable.name, params: CanOpenFastParams.keys("ifNoneMatch")) { _, params in
-            guard let read = CanOpenFastParams(params) else { return nil }
+        CanOpenFastParams.fastPath(API.CanOpenGetTable.name, last: "ifNoneMatch") { read in
             let input = API.CanOpenGetTable.Input(
                 app: read.app, platform: read.platform, version: read.version, ifNoneMatch: read.last)
             return try RegistryMethods.canOpenTableJSON(service, input).bytes

@@ -73,9 +73,6 @@ public final class Snapshot: Sendable {
     }
 }
 
-/// Who a token belongs to and what it may do: the transport's `Principal`, one type for both.
-public typealias TokenGrant = Principal
-
 /// Which committed state a database is in: the newest audit entry's id and random write token.
 public struct DatabaseState: Sendable, Hashable, CustomStringConvertible {
     public var generation: Int64

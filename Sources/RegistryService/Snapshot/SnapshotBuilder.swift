@@ -39,7 +39,7 @@ enum SnapshotBuilder {
     static func build(
         from store: Store, reusing: Reuse? = nil, previous: Snapshot? = nil, deadline: ContinuousClock.Instant? = nil
     ) throws -> Snapshot {
-        typealias Contents = (Registry, [DocumentKey: ServedDocument], [String: TokenGrant], DatabaseState)
+        typealias Contents = (Registry, [DocumentKey: ServedDocument], [String: Principal], DatabaseState)
         let (registry, documents, tokens, state): Contents = try store.read(deadline: deadline) { tx -> Contents in
             let registry: Registry
             if let reusing, try isOnlyWriteSince(reusing, store, tx) {
@@ -87,8 +87,8 @@ enum SnapshotBuilder {
         return documents
     }
 
-    private static func activeTokens(_ store: Store, _ tx: Transaction) throws -> [String: TokenGrant] {
-        try store.tokens.active(in: tx).mapValues { TokenGrant(id: $0.id, role: $0.role) }
+    private static func activeTokens(_ store: Store, _ tx: Transaction) throws -> [String: Principal] {
+        try store.tokens.active(in: tx).mapValues { Principal(id: $0.id, role: $0.role) }
     }
 }
 
