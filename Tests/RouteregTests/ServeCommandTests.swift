@@ -112,6 +112,13 @@ struct ServeCommandTests {
         #expect(await Self.status(base.appendingPathComponent("canopen/v1/kept/ios/1.0.json")) == 200)
         #expect(await Self.status(base.appendingPathComponent("canopen/v1/kept/ios/one.json")) == 400)
         #expect(Self.postmasterAlive(data))
+        // The shipped --connection-memory (16 KiB) takes a request with 6 KB of headers; 12 KB is 431.
+        for (bytes, expected) in [(6_000, 200), (12_000, 431)] {
+            var request = URLRequest(url: base.appendingPathComponent("readyz"))
+            request.setValue("a=" + String(repeating: "x", count: bytes), forHTTPHeaderField: "Cookie")
+            let status = ((try? await URLSession.shared.data(for: request))?.1 as? HTTPURLResponse)?.statusCode
+            #expect(status == expected, "\(bytes) bytes of headers")
+        }
 
         #expect(first.stop(SIGINT) == 0, "\(first.log)")
         #expect(!Self.postmasterAlive(data), "the embedded PostgreSQL outlived the server")
