@@ -34,7 +34,7 @@ extension RegistryService {
     public func listApps(_ page: PageRequest) throws(RegistryError) -> API.AppsList.Output {
         try mapped {
             let result = try store.read { tx in try store.apps.list(page, in: tx) }
-            return API.AppsList.Output(apps: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+            return API.AppsList.Output(result, Self.resource)
         }
     }
 
@@ -108,11 +108,10 @@ extension RegistryService {
             if let app {
                 // Domains per app are few: filter the full list rather than paging a join.
                 let all = try store.read { tx in try store.domains.all(in: tx) }.filter { $0.value.apps.contains(app) }
-                return API.DomainsList.Output(domains: all.map(Self.resource), nextPageToken: "")
+                return API.DomainsList.Output(items: all.map(Self.resource), nextPageToken: "")
             }
             let result = try store.read { tx in try store.domains.list(page, in: tx) }
-            return API.DomainsList.Output(
-                domains: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+            return API.DomainsList.Output(result, Self.resource)
         }
     }
 

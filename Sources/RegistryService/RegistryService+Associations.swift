@@ -53,17 +53,14 @@ extension RegistryService {
     {
         let host = input.host.lowercased()
         return try mapped {
-            let page = PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)
             let result = try store.read { tx in
                 if try store.domains.get(host, in: tx) == nil { throw RegistryError.notFound(.domain(host)) }
-                return try store.revisions.list(host: host, kind: input.kind ?? .aasa, page, in: tx)
+                return try store.revisions.list(host: host, kind: input.kind ?? .aasa, input.page, in: tx)
             }
-            return API.AssociationsListRevisions.Output(
-                revisions: result.items.map {
-                    RevisionSummary(
-                        revision: $0.number, etag: $0.etag, cause: $0.cause, createTime: Timestamp.string($0.createTime)
-                    )
-                }, nextPageToken: result.nextPageToken ?? "")
+            return API.AssociationsListRevisions.Output(result) {
+                RevisionSummary(
+                    revision: $0.number, etag: $0.etag, cause: $0.cause, createTime: Timestamp.string($0.createTime))
+            }
         }
     }
 

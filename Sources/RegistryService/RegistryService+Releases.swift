@@ -77,14 +77,12 @@ extension RegistryService {
 
     public func listReleases(_ input: API.ReleasesList.Input) throws(RegistryError) -> API.ReleasesList.Output {
         try mapped {
-            let page = PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)
             let result = try store.read { tx in
                 if try store.apps.get(input.app, in: tx) == nil { throw RegistryError.notFound(.app(input.app)) }
                 return try store.releases.list(
-                    app: input.app, platform: input.platform, state: input.state, page, in: tx)
+                    app: input.app, platform: input.platform, state: input.state, input.page, in: tx)
             }
-            return API.ReleasesList.Output(
-                releases: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+            return API.ReleasesList.Output(result, Self.resource)
         }
     }
 }

@@ -121,7 +121,7 @@ extension RegistryService {
                 let slice = all.indices.dropFirst(start).prefix(size)
                 let next = slice.last.map { $0 + 1 < all.count ? String($0 + 1) : "" } ?? ""
                 return API.RoutesList.Output(
-                    routes: slice.map { Self.resource(all[$0], app: app, position: $0) }, nextPageToken: next)
+                    items: slice.map { Self.resource(all[$0], app: app, position: $0) }, nextPageToken: next)
             }
         }
     }

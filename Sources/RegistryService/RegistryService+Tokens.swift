@@ -59,8 +59,7 @@ extension RegistryService {
     public func listTokens(_ page: PageRequest) throws(RegistryError) -> API.TokensList.Output {
         try mapped {
             let result = try store.read { tx in try store.tokens.list(page, in: tx) }
-            return API.TokensList.Output(
-                tokens: result.items.map(Self.resource), nextPageToken: result.nextPageToken ?? "")
+            return API.TokensList.Output(result, Self.resource)
         }
     }
 
@@ -82,12 +81,11 @@ extension RegistryService {
     /// `Audit.List`, newest first; with `resource`, only the entries of that resource and those below it.
     public func listAudit(_ input: API.AuditList.Input) throws(RegistryError) -> API.AuditList.Output {
         try mapped {
-            let page = PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)
             let result = try store.read { tx in
-                try store.audit.list(page, resource: input.resource.map { ResourceName.canonical(filter: $0) }, in: tx)
+                try store.audit.list(
+                    input.page, resource: input.resource.map { ResourceName.canonical(filter: $0) }, in: tx)
             }
-            return API.AuditList.Output(
-                entries: try result.items.map(Self.entry), nextPageToken: result.nextPageToken ?? "")
+            return try API.AuditList.Output(result, Self.entry)
         }
     }
 

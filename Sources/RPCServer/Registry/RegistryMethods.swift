@@ -26,7 +26,7 @@ public enum RegistryMethods {
             RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
             RPCMethod(API.DomainsList.self) { _, input in
                 try service.listDomains(
-                    app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
+                    app: input.app, try page(input.page))
             },
             RPCMethod(API.DomainsDelete.self) { ctx, input in
                 try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestID))
@@ -43,7 +43,7 @@ public enum RegistryMethods {
             RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
             RPCMethod(API.RoutesList.self) { _, input in
                 try service.listRoutes(
-                    app: input.app, try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken)))
+                    app: input.app, try page(input.page))
             },
             RPCMethod(API.RoutesUpdate.self) { ctx, input in
                 try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestID))
@@ -76,12 +76,12 @@ public enum RegistryMethods {
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
             RPCMethod(API.ReleasesList.self) { _, input in
-                _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
+                _ = try page(input.page)
                 return try service.listReleases(input)
             },
             RPCMethod(API.AssociationsGet.self) { _, input in try service.association(input) },
             RPCMethod(API.AssociationsListRevisions.self) { _, input in
-                _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
+                _ = try page(input.page)
                 return try service.listRevisions(input)
             },
             RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
@@ -110,7 +110,7 @@ public enum RegistryMethods {
                 return API.TokensWhoAmI.Output(id: principal.id, role: principal.role)
             },
             RPCMethod(API.AuditList.self) { _, input in
-                _ = try page(PageRequest(pageSize: input.pageSize, pageToken: input.pageToken))
+                _ = try page(input.page)
                 return try service.listAudit(input)
             },
             RPCMethod.discover(openRPCDocument: openRPC),

@@ -27,18 +27,12 @@ extension API {
         }
     }
 
-    public enum TokensList: RPCMethodDescriptor {
+    public enum TokensList: RPCMethodDescriptor, PageKey {
         public static let name = "Tokens.List"
         public static let access = Access.admin
         public typealias Input = PageRequest
-        public struct Output: Codable, Sendable {
-            public var tokens: [TokenResource]
-            public var nextPageToken: String
-            public init(tokens: [TokenResource], nextPageToken: String) {
-                self.tokens = tokens
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<TokensList, TokenResource>
+        public static let items = "tokens"
     }
 
     public enum TokensRevoke: RPCMethodDescriptor {
@@ -81,27 +75,16 @@ extension API {
         }
     }
 
-    public enum AuditList: RPCMethodDescriptor {
+    public enum AuditList: RPCMethodDescriptor, PageKey {
         public static let name = "Audit.List"
         public static let access = Access.reader
-        public struct Input: Codable, Sendable {
+        public typealias Input = ListRequest<Filter>
+        public struct Filter: Codable, Sendable {
             public var resource: String?
-            public var pageSize: Int?
-            public var pageToken: String?
-            public init(resource: String? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
-                self.resource = resource
-                self.pageSize = pageSize
-                self.pageToken = pageToken
-            }
+            public init(resource: String? = nil) { self.resource = resource }
         }
-        public struct Output: Codable, Sendable {
-            public var entries: [AuditEntry]
-            public var nextPageToken: String
-            public init(entries: [AuditEntry], nextPageToken: String) {
-                self.entries = entries
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<AuditList, AuditEntry>
+        public static let items = "entries"
     }
 
     public enum MatrixGet: RPCMethodDescriptor {

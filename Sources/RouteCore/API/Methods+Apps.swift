@@ -33,18 +33,12 @@ extension API {
         public typealias Output = Resource<App>
     }
 
-    public enum AppsList: RPCMethodDescriptor {
+    public enum AppsList: RPCMethodDescriptor, PageKey {
         public static let name = "Apps.List"
         public static let access = Access.reader
         public typealias Input = PageRequest
-        public struct Output: Codable, Sendable {
-            public var apps: [Resource<App>]
-            public var nextPageToken: String
-            public init(apps: [Resource<App>], nextPageToken: String) {
-                self.apps = apps
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<AppsList, Resource<App>>
+        public static let items = "apps"
     }
 
     public enum AppsUpdate: RPCMethodDescriptor {
@@ -124,27 +118,16 @@ extension API {
         public typealias Output = Resource<Domain>
     }
 
-    public enum DomainsList: RPCMethodDescriptor {
+    public enum DomainsList: RPCMethodDescriptor, PageKey {
         public static let name = "Domains.List"
         public static let access = Access.reader
-        public struct Input: Codable, Sendable {
+        public typealias Input = ListRequest<Filter>
+        public struct Filter: Codable, Sendable {
             public var app: String?
-            public var pageSize: Int?
-            public var pageToken: String?
-            public init(app: String? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
-                self.app = app
-                self.pageSize = pageSize
-                self.pageToken = pageToken
-            }
+            public init(app: String? = nil) { self.app = app }
         }
-        public struct Output: Codable, Sendable {
-            public var domains: [Resource<Domain>]
-            public var nextPageToken: String
-            public init(domains: [Resource<Domain>], nextPageToken: String) {
-                self.domains = domains
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<DomainsList, Resource<Domain>>
+        public static let items = "domains"
     }
 
     public enum DomainsDelete: RPCMethodDescriptor {

@@ -35,29 +35,20 @@ extension API {
         }
     }
 
-    public enum AssociationsListRevisions: RPCMethodDescriptor {
+    public enum AssociationsListRevisions: RPCMethodDescriptor, PageKey {
         public static let name = "Associations.ListRevisions"
         public static let access = Access.public
-        public struct Input: Codable, Sendable {
+        public typealias Input = ListRequest<Filter>
+        public struct Filter: Codable, Sendable {
             public var host: String
             public var kind: DocumentKind?
-            public var pageSize: Int?
-            public var pageToken: String?
-            public init(host: String, kind: DocumentKind? = nil, pageSize: Int? = nil, pageToken: String? = nil) {
+            public init(host: String, kind: DocumentKind? = nil) {
                 self.host = host
                 self.kind = kind
-                self.pageSize = pageSize
-                self.pageToken = pageToken
             }
         }
-        public struct Output: Codable, Sendable {
-            public var revisions: [RevisionSummary]
-            public var nextPageToken: String
-            public init(revisions: [RevisionSummary], nextPageToken: String) {
-                self.revisions = revisions
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<AssociationsListRevisions, RevisionSummary>
+        public static let items = "revisions"
     }
 
     public enum AssociationsDiff: RPCMethodDescriptor {

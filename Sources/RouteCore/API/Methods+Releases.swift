@@ -71,33 +71,21 @@ extension API {
         public typealias Output = ReleaseResource
     }
 
-    public enum ReleasesList: RPCMethodDescriptor {
+    public enum ReleasesList: RPCMethodDescriptor, PageKey {
         public static let name = "Releases.List"
         public static let access = Access.reader
-        public struct Input: Codable, Sendable {
+        public typealias Input = ListRequest<Filter>
+        public struct Filter: Codable, Sendable {
             public var app: String
             public var platform: Platform?
             public var state: ReleaseState?
-            public var pageSize: Int?
-            public var pageToken: String?
-            public init(
-                app: String, platform: Platform? = nil, state: ReleaseState? = nil, pageSize: Int? = nil,
-                pageToken: String? = nil
-            ) {
+            public init(app: String, platform: Platform? = nil, state: ReleaseState? = nil) {
                 self.app = app
                 self.platform = platform
                 self.state = state
-                self.pageSize = pageSize
-                self.pageToken = pageToken
             }
         }
-        public struct Output: Codable, Sendable {
-            public var releases: [ReleaseResource]
-            public var nextPageToken: String
-            public init(releases: [ReleaseResource], nextPageToken: String) {
-                self.releases = releases
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<ReleasesList, ReleaseResource>
+        public static let items = "releases"
     }
 }

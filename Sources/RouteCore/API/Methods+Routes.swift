@@ -98,27 +98,16 @@ extension API {
         public typealias Output = RouteResource
     }
 
-    public enum RoutesList: RPCMethodDescriptor {
+    public enum RoutesList: RPCMethodDescriptor, PageKey {
         public static let name = "Routes.List"
         public static let access = Access.reader
-        public struct Input: Codable, Sendable {
+        public typealias Input = ListRequest<Filter>
+        public struct Filter: Codable, Sendable {
             public var app: String
-            public var pageSize: Int?
-            public var pageToken: String?
-            public init(app: String, pageSize: Int? = nil, pageToken: String? = nil) {
-                self.app = app
-                self.pageSize = pageSize
-                self.pageToken = pageToken
-            }
+            public init(app: String) { self.app = app }
         }
-        public struct Output: Codable, Sendable {
-            public var routes: [RouteResource]
-            public var nextPageToken: String
-            public init(routes: [RouteResource], nextPageToken: String) {
-                self.routes = routes
-                self.nextPageToken = nextPageToken
-            }
-        }
+        public typealias Output = Page<RoutesList, RouteResource>
+        public static let items = "routes"
     }
 
     public enum RoutesUpdate: RPCMethodDescriptor {

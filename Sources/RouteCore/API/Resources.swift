@@ -17,7 +17,7 @@ public struct ResourceMeta: Codable, Sendable, Hashable {
 
 /// A model value with its resource metadata, encoded flat (`{"id": …, "name": "apps/badoo", "etag": …}`),
 /// as the protobuf JSON mapping of a resource message would be.
-public struct Resource<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+public struct Resource<Value: Codable & Sendable & Hashable>: FlatCodable, Sendable, Hashable {
     public var value: Value
     public var meta: ResourceMeta
 
@@ -26,15 +26,8 @@ public struct Resource<Value: Codable & Sendable & Hashable>: Codable, Sendable,
         self.meta = meta
     }
 
-    public init(from decoder: any Decoder) throws {
-        value = try Value(from: decoder)
-        meta = try ResourceMeta(from: decoder)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try value.encode(to: encoder)
-        try meta.encode(to: encoder)
-    }
+    public var halves: (Value, ResourceMeta) { (value, meta) }
+    public init(halves: (Value, ResourceMeta)) { self.init(halves.0, meta: halves.1) }
 }
 
 /// A route as the API shows it: the rule, the app it belongs to and its place in the evaluation order.

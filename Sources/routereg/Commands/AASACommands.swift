@@ -64,11 +64,10 @@ enum AASACommands {
         let page = try run.page(defaultSize: 50)
         let (result, raw) = try run.call(
             API.AssociationsListRevisions.self,
-            .init(
-                host: run.argument(0), kind: try documentKind(run), pageSize: page.pageSize, pageToken: page.pageToken))
+            .init(.init(host: run.argument(0), kind: try documentKind(run)), page))
         if run.json { return run.printJSON(raw) }
-        if result.revisions.isEmpty { return run.print("No revisions of \(run.argument(0)) yet.") }
-        let rows = result.revisions.map {
+        if result.items.isEmpty { return run.print("No revisions of \(run.argument(0)) yet.") }
+        let rows = result.items.map {
             [String($0.revision), $0.cause, run.ago($0.createTime), RouteText.shortETag($0.etag)]
         }
         run.print(TextTable.render(rows, header: ["revision", "cause", "created", "etag"]))

@@ -26,10 +26,10 @@ enum AdminCommands {
         let page = try run.page(defaultSize: 50)
         let (result, raw) = try run.call(
             API.AuditList.self,
-            .init(resource: run.arguments.value("resource"), pageSize: page.pageSize, pageToken: page.pageToken))
+            .init(.init(resource: run.arguments.value("resource")), page))
         if run.json { return run.printJSON(raw) }
-        if result.entries.isEmpty { return run.print("No audit entries.") }
-        let rows = result.entries.map { [run.ago($0.at), $0.actor, $0.method, $0.resource] }
+        if result.items.isEmpty { return run.print("No audit entries.") }
+        let rows = result.items.map { [run.ago($0.at), $0.actor, $0.method, $0.resource] }
         run.print(TextTable.render(rows, header: ["when", "actor", "method", "resource"]))
         run.printNextPage(result.nextPageToken)
     }
@@ -50,8 +50,8 @@ enum AdminCommands {
     static func listTokens(_ run: Invocation) throws {
         let (result, raw) = try run.call(API.TokensList.self, try run.page())
         if run.json { return run.printJSON(raw) }
-        if result.tokens.isEmpty { return run.print("No tokens.") }
-        let rows = result.tokens.map { token in
+        if result.items.isEmpty { return run.print("No tokens.") }
+        let rows = result.items.map { token in
             [
                 token.id, token.displayName, token.role.rawValue, run.ago(token.createTime),
                 token.revokeTime.map { "revoked " + run.ago($0) } ?? "active",

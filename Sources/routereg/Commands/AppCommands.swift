@@ -65,8 +65,8 @@ enum AppCommands {
     static func list(_ run: Invocation) throws {
         let (page, raw) = try run.call(API.AppsList.self, try run.page())
         if run.json { return run.printJSON(raw) }
-        if page.apps.isEmpty { return run.print("No apps yet. Add one with 'routereg app create'.") }
-        let rows = page.apps.map { app in
+        if page.items.isEmpty { return run.print("No apps yet. Add one with 'routereg app create'.") }
+        let rows = page.items.map { app in
             [
                 app.value.id, app.value.displayName ?? "", app.value.ios?.appIds.joined(separator: ", ") ?? "",
                 app.value.android?.packageName ?? "", app.value.schemes.joined(separator: ", "),

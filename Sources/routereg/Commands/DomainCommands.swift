@@ -46,10 +46,10 @@ enum DomainCommands {
         let page = try run.page()
         let (result, raw) = try run.call(
             API.DomainsList.self,
-            .init(app: run.arguments.value("app"), pageSize: page.pageSize, pageToken: page.pageToken))
+            .init(.init(app: run.arguments.value("app")), page))
         if run.json { return run.printJSON(raw) }
-        if result.domains.isEmpty { return run.print("No domains. Add one with 'routereg domain add'.") }
-        let rows = result.domains.map { domain in
+        if result.items.isEmpty { return run.print("No domains. Add one with 'routereg domain add'.") }
+        let rows = result.items.map { domain in
             [
                 domain.value.host, domain.value.apps.joined(separator: ", "), domain.value.aliasOf ?? "",
                 domain.value.legacyPaths == true ? "yes" : "", run.ago(domain.meta.createTime),

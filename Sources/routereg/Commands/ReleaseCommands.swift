@@ -103,12 +103,10 @@ enum ReleaseCommands {
         }
         let (result, raw) = try run.call(
             API.ReleasesList.self,
-            .init(
-                app: run.argument(0), platform: platform, state: state, pageSize: page.pageSize,
-                pageToken: page.pageToken))
+            .init(.init(app: run.argument(0), platform: platform, state: state), page))
         if run.json { return run.printJSON(raw) }
-        if result.releases.isEmpty { return run.print("No releases of \(run.argument(0)).") }
-        let rows = result.releases.map { release in
+        if result.items.isEmpty { return run.print("No releases of \(run.argument(0)).") }
+        let rows = result.items.map { release in
             [
                 release.platform.rawValue, release.version.description, release.state.rawValue,
                 run.ago(release.publishTime), run.ago(release.retireTime),
@@ -119,7 +117,7 @@ enum ReleaseCommands {
                 row, column, cell in
                 guard row >= 0 else { return run.style.bold(cell) }
                 guard column == 2 else { return cell }
-                switch result.releases[row].state {
+                switch result.items[row].state {
                 case .live: return run.style.green(cell)
                 case .retired: return run.style.dim(cell)
                 case .draft: return cell

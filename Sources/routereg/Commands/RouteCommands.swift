@@ -78,12 +78,12 @@ enum RouteCommands {
     static func list(_ run: Invocation) throws {
         let page = try run.page()
         let (result, raw) = try run.call(
-            API.RoutesList.self, .init(app: run.argument(0), pageSize: page.pageSize, pageToken: page.pageToken))
+            API.RoutesList.self, .init(.init(app: run.argument(0)), page))
         if run.json { return run.printJSON(raw) }
-        if result.routes.isEmpty {
+        if result.items.isEmpty {
             return run.print("No routes for \(run.argument(0)) yet. Add one with 'routereg route add'.")
         }
-        run.print(RouteText.table(result.routes, style: run.style))
+        run.print(RouteText.table(result.items, style: run.style))
         run.printNextPage(result.nextPageToken)
     }
 
@@ -169,8 +169,9 @@ enum RouteCommands {
         var routes: [RouteResource] = []
         var token: String?
         repeat {
-            let (page, _) = try run.call(API.RoutesList.self, .init(app: app, pageSize: 1000, pageToken: token))
-            routes += page.routes
+            let (page, _) = try run.call(
+                API.RoutesList.self, .init(.init(app: app), PageRequest(pageSize: 1000, pageToken: token)))
+            routes += page.items
             token = page.nextPageToken.isEmpty ? nil : page.nextPageToken
         } while token != nil
         return routes

@@ -1,0 +1,21 @@
+/// A value made of two Codable halves that share one flat JSON object instead of nesting: each half reads
+/// and writes its own members of the same object. A resource is its model's fields beside its metadata
+/// (`Resource`); a list method's params are its filter beside the paging fields (`ListRequest`).
+public protocol FlatCodable: Codable {
+    associatedtype First: Codable
+    associatedtype Second: Codable
+    /// The two halves, in the order they are read.
+    var halves: (First, Second) { get }
+    init(halves: (First, Second))
+}
+
+extension FlatCodable {
+    public init(from decoder: any Decoder) throws {
+        self.init(halves: (try First(from: decoder), try Second(from: decoder)))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try halves.0.encode(to: encoder)
+        try halves.1.encode(to: encoder)
+    }
+}
