@@ -69,9 +69,30 @@ public final class TestCluster: Sendable {
     /// Stops the server and deletes the cluster's directory. Errors are ignored: this is cleanup.
     public func destroy() {
         try? server.stop()
+        Self.reportTrouble(inLogOf: directory)
         try? FileManager.default.removeItem(atPath: directory)
         TestClusterRegistry.forget(self)
         TestClusterRegistry.stopWatching(directory)
+    }
+
+    /// Lines of the server log saying the cluster crashed, restarted its backends or refused connections, on
+    /// standard error before the log is deleted: a run once saw the shared cluster stop answering for ~10 s
+    /// under several suites at once, and the log that would say why went with the directory.
+    static func reportTrouble(inLogOf directory: String) {
+        guard let text = try? String(contentsOfFile: directory + "/postgres.log", encoding: .utf8) else { return }
+        let trouble = troubleLines(in: text)
+        guard !trouble.isEmpty else { return }
+        let shown = trouble.prefix(20).joined(separator: "\n")
+        FileHandle.standardError.write(Data("test PostgreSQL log (\(directory)):\n\(shown)\n".utf8))
+    }
+
+    /// The lines of a server log that say something went wrong with the server itself.
+    public static func troubleLines(in log: String) -> [Substring] {
+        let signs = [
+            "PANIC", "terminated by signal", "terminating any other active server processes",
+            "all server processes terminated", "too many clients", "out of memory", "No space left",
+        ]
+        return log.split(separator: "\n").filter { line in signs.contains { line.contains($0) } }
     }
 
     /// Creates and starts a cluster in a new temporary directory, retrying when the chosen port was taken.
