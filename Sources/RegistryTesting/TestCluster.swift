@@ -86,13 +86,24 @@ public final class TestCluster: Sendable {
         FileHandle.standardError.write(Data("test PostgreSQL log (\(directory)):\n\(shown)\n".utf8))
     }
 
-    /// The lines of a server log that say something went wrong with the server itself.
+    /// The lines of a server log that say something went wrong with the server itself, or that a session
+    /// waited over a second for a lock or a checkpoint took over a second.
     public static func troubleLines(in log: String) -> [Substring] {
         let signs = [
             "PANIC", "terminated by signal", "terminating any other active server processes",
             "all server processes terminated", "too many clients", "out of memory", "No space left",
+            "still waiting for",
         ]
-        return log.split(separator: "\n").filter { line in signs.contains { line.contains($0) } }
+        return log.split(separator: "\n").filter { line in
+            signs.contains { line.contains($0) } || (line.contains("checkpoint complete") && slowCheckpoint(line))
+        }
+    }
+
+    /// Whether a `checkpoint complete: … total=S s` line took a second or more.
+    private static func slowCheckpoint(_ line: Substring) -> Bool {
+        guard let range = line.range(of: "total=") else { return false }
+        let digits = line[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        return (Double(digits) ?? 0) >= 1
     }
 
     /// Creates and starts a cluster in a new temporary directory, retrying when the chosen port was taken.
@@ -106,7 +117,8 @@ public final class TestCluster: Sendable {
                 configuration: .init(
                     dataDirectory: directory, databaseName: "postgres", tcpPort: port, durable: false,
                     // Many suites run in parallel, each with its own pool.
-                    settings: ["max_connections": "300"],
+                    // Lock waits over a second and checkpoint timings go to the log, for `reportTrouble`.
+                    settings: ["max_connections": "300", "log_lock_waits": "on", "log_checkpoints": "on"],
                     stopsWithProcess: false, notice: { _ in }))
             do {
                 try server.start()
