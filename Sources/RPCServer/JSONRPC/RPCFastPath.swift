@@ -7,10 +7,10 @@ import JSONBytes
 /// result with `JSONEncoder` cost as much as the decision itself, and walking the params once more to
 /// check them against the API description cost a tenth of the call. The dispatcher reads the params of a
 /// fast path straight from the bytes as flat strings (`read`), checks those strings against the description
-/// (`ParamsContract.admits`) and hands them to `answer`, which writes the result bytes itself. Whenever the
-/// call is not the plain shape (escapes, numbers, unknown members, values the description refuses or the
-/// fast path cannot read), the full check and the method's handler answer, errors included, exactly as
-/// without it.
+/// (`ParamsContract.plainStrings`, `PlainStringRules.admit`) and hands them to `answer`, which writes the
+/// result bytes itself. Whenever the call is not the plain shape (escapes, numbers, unknown members, values
+/// the description refuses or the fast path cannot read), the full check and the method's handler answer,
+/// errors included, exactly as without it.
 struct RPCFastPath: Sendable {
     /// The method it answers (`CanOpen.Check`).
     let method: String
