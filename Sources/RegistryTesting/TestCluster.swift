@@ -70,6 +70,7 @@ public final class TestCluster: Sendable {
     public func destroy() {
         try? server.stop()
         Self.reportTrouble(inLogOf: directory)
+        Self.keepLog(of: directory)
         try? FileManager.default.removeItem(atPath: directory)
         TestClusterRegistry.forget(self)
         TestClusterRegistry.stopWatching(directory)
@@ -86,13 +87,22 @@ public final class TestCluster: Sendable {
         FileHandle.standardError.write(Data("test PostgreSQL log (\(directory)):\n\(shown)\n".utf8))
     }
 
+    /// Copies the server log into `ROUTEREG_TEST_KEEP_LOGS` (a directory) when that is set, for reading a
+    /// whole run's log after a failure the trouble lines do not explain.
+    static func keepLog(of directory: String) {
+        guard let keep = ProcessInfo.processInfo.environment["ROUTEREG_TEST_KEEP_LOGS"], !keep.isEmpty else { return }
+        let name = "postgres-\(getpid())-" + (directory as NSString).lastPathComponent + ".log"
+        try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: directory + "/postgres.log", toPath: keep + "/" + name)
+    }
+
     /// The lines of a server log that say something went wrong with the server itself, or that a session
-    /// waited over a second for a lock or a checkpoint took over a second.
+    /// waited over a second for a lock, a statement took over two or a checkpoint took over a second.
     public static func troubleLines(in log: String) -> [Substring] {
         let signs = [
             "PANIC", "terminated by signal", "terminating any other active server processes",
             "all server processes terminated", "too many clients", "out of memory", "No space left",
-            "still waiting for",
+            "still waiting for", "duration: ",
         ]
         return log.split(separator: "\n").filter { line in
             signs.contains { line.contains($0) } || (line.contains("checkpoint complete") && slowCheckpoint(line))
@@ -117,8 +127,12 @@ public final class TestCluster: Sendable {
                 configuration: .init(
                     dataDirectory: directory, databaseName: "postgres", tcpPort: port, durable: false,
                     // Many suites run in parallel, each with its own pool.
-                    // Lock waits over a second and checkpoint timings go to the log, for `reportTrouble`.
-                    settings: ["max_connections": "300", "log_lock_waits": "on", "log_checkpoints": "on"],
+                    // Lock waits over a second, statements over two and checkpoint timings go to the log, for
+                    // `reportTrouble`.
+                    settings: [
+                        "max_connections": "300", "log_lock_waits": "on", "log_checkpoints": "on",
+                        "log_min_duration_statement": "2000",
+                    ],
                     stopsWithProcess: false, notice: { _ in }))
             do {
                 try server.start()
