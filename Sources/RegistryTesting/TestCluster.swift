@@ -63,7 +63,7 @@ public final class TestCluster: Sendable {
 
     /// A new, uniquely named database on this cluster (see `TestDatabase`).
     public func makeDatabase(suite: String) throws -> TestDatabase {
-        try TestDatabase.create(onServer: url, suite: suite)
+        try TestDatabase.create(onServer: url, suite: suite, goesWithCluster: true)
     }
 
     /// Stops the server and deletes the cluster's directory. Errors are ignored: this is cleanup.

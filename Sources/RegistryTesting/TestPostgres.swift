@@ -21,7 +21,9 @@ public enum TestPostgres {
 
     /// Like `makeDatabase(suite:)` with the environment given explicitly (tests of the harness itself).
     public static func makeDatabase(suite: String, environment: [String: String]) throws -> TestDatabase {
-        try TestDatabase.create(onServer: serverURL(environment: environment), suite: suite)
+        let external = environment["DATABASE_URL"].map { !$0.isEmpty } ?? false
+        return try TestDatabase.create(
+            onServer: serverURL(environment: environment), suite: suite, goesWithCluster: !external)
     }
 
     /// The server URL databases are created through: `DATABASE_URL` if set, else the shared cluster's

@@ -57,10 +57,10 @@ public final class TestRegistryServer: Sendable {
         pool.close()
     }
 
-    /// Stops and drops the database.
+    /// Stops and releases the database (see `TestDatabase.release()`).
     public func shutdown() {
         stop()
-        try? database.drop()
+        try? database.release()
     }
 
     /// Sends one JSON-RPC call and returns the decoded response object (`result` or `error` inside).

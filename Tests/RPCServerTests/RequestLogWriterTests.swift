@@ -44,7 +44,9 @@ struct RequestLogWriterTests {
     @Test("lines from many threads arrive whole, one per call, as valid JSON, in batches")
     func concurrentLinesStayWhole() throws {
         let output = Output()
-        let log = RequestLog.batches(output.write)
+        // Room for every line (about 3.4 MB): a writer thread starved by a loaded machine must not drop any
+        // here (dropping when full has its own test).
+        let log = RequestLog.batches(capacity: 16 << 20, output.write)
         let threads = 8
         let perThread = 2_000
         DispatchQueue.concurrentPerform(iterations: threads) { thread in

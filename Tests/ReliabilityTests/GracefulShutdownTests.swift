@@ -57,7 +57,7 @@ struct GracefulShutdownTests {
     @Test("SIGTERM during load: the request being uploaded is answered, no 5xx, exit status 0")
     func sigtermUnderLoad() async throws {
         let database = try TestPostgres.makeDatabase(suite: "graceful")
-        defer { try? database.drop() }
+        defer { try? database.release() }
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("reliability-term-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let server = try await ServerProcess.start(databaseURL: database.url, dataDirectory: dataDirectory)

@@ -57,9 +57,20 @@ struct EmbeddedTestHarnessTests {
             #expect(try PostgresServerAdmin(url: server.url).databaseExists(database.name))
             #expect(try !PostgresServerAdmin(url: shared.url).databaseExists(database.name))
             #expect(try EmbeddedTestSupport.psql(database.url, "SELECT current_database()") == database.name)
-            try database.drop()
+            #expect(!database.goesWithCluster)
+            try database.release()  // On a server of its own, releasing drops.
             #expect(try !PostgresServerAdmin(url: server.url).databaseExists(database.name))
         }
+    }
+
+    @Test func releasingLeavesASharedClusterDatabaseForTheClusterToDelete() throws {
+        let database = try TestPostgres.makeDatabase(suite: "Release", environment: [:])
+        #expect(database.goesWithCluster)
+        try database.release()
+        let admin = PostgresServerAdmin(url: database.serverURL)
+        #expect(try admin.databaseExists(database.name))
+        try database.drop()
+        #expect(try !admin.databaseExists(database.name))
     }
 
     @Test func withoutDatabaseURLTheSharedClusterIsUsed() throws {

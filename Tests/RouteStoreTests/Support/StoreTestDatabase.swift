@@ -2,24 +2,24 @@ import Foundation
 import RegistryTesting
 import RouteStore
 
-/// A fresh, migrated database (from the shared test harness) for one test suite instance, dropped when the
-/// instance goes away.
+/// A fresh, migrated database (from the shared test harness) for one test suite instance, released
+/// (`TestDatabase.release()`) when the instance goes away.
 final class StoreTestDatabase: Sendable {
     let url: String
     let database: Database
-    private let dropDatabase: @Sendable () -> Void
+    private let releaseDatabase: @Sendable () -> Void
 
     init(suite: String, migrate: Bool = true, poolSize: Int = 8) throws {
         let created = try TestPostgres.makeDatabase(suite: suite)
         url = created.url
-        dropDatabase = { try? created.drop() }
+        releaseDatabase = { try? created.release() }
         database = Database(Database.Configuration(url: url, poolSize: poolSize))
         if migrate { try MigrationRunner.bundled().run(on: database) }
     }
 
     deinit {
         database.close()
-        dropDatabase()
+        releaseDatabase()
     }
 }
 
