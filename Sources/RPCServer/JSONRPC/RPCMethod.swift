@@ -76,7 +76,7 @@ public struct RPCMethod: Sendable {
     }
 
     /// The param a Swift property decodes: the same name, but for a trailing `ID`, which Swift spells as
-    /// one acronym and the API as a word (`requestID` ↔ `requestId`, by the inputs' coding keys).
+    /// one acronym and the API as a word (`requestID` ↔ `requestId`, by `API.RequestID.Member`'s coding key).
     static func wireName(_ label: String) -> String {
         label.hasSuffix("ID") ? label.dropLast(2) + "Id" : label
     }

@@ -60,19 +60,18 @@ public enum RegistryMethods {
             },
             RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
             RPCMethod(API.RoutesSwitchOn.self) { ctx, input in
-                let switchOn = API.SwitchInput(
-                    app: input.app, route: input.route, platform: input.platform, versions: input.versions,
-                    requestID: input.requestID)
-                return try switchRoute(service, off: false, switchOn, ctx)
+                let switchOn = API.RoutesSwitchOff.Params(
+                    app: input.app, route: input.route, platform: input.platform, versions: input.versions)
+                return try switchRoute(service, off: false, WriteRequest(switchOn, requestID: input.requestID), ctx)
             },
             RPCMethod(API.ReleasesCreate.self) { ctx, input in
-                try service.createRelease(input.key, by: caller(ctx, input.requestID))
+                try service.createRelease(input.params, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.ReleasesPublish.self) { ctx, input in
-                try service.changeRelease(input.key, to: .live, by: caller(ctx, input.requestID))
+                try service.changeRelease(input.params, to: .live, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.ReleasesRetire.self) { ctx, input in
-                try service.changeRelease(input.key, to: .retired, by: caller(ctx, input.requestID))
+                try service.changeRelease(input.params, to: .retired, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
             RPCMethod(API.ReleasesList.self) { _, input in
@@ -164,7 +163,7 @@ public enum RegistryMethods {
     }
 
     private static func switchRoute(
-        _ service: RegistryService, off: Bool, _ input: API.SwitchInput, _ context: RPCContext
+        _ service: RegistryService, off: Bool, _ input: API.RoutesSwitchOff.Input, _ context: RPCContext
     ) throws -> RouteResource {
         try service.switchRoute(
             off: off, app: input.app, id: input.route, platform: input.platform, versions: input.versions,

@@ -38,21 +38,11 @@ extension API {
     public enum TokensRevoke: RPCMethodDescriptor {
         public static let name = "Tokens.Revoke"
         public static let access = Access.admin
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var id: String
-            public init(id: String, requestID: String? = nil) {
-                self.id = id
-                self.requestID = requestID
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case id
-            }
+            public init(id: String) { self.id = id }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = TokenResource
     }
 

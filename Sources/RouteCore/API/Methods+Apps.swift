@@ -5,21 +5,11 @@ extension API {
     public enum AppsCreate: RPCMethodDescriptor {
         public static let name = "Apps.Create"
         public static let access = Access.admin
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: App
-            public init(app: App, requestID: String? = nil) {
-                self.app = app
-                self.requestID = requestID
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app
-            }
+            public init(app: App) { self.app = app }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = Resource<App>
     }
 
@@ -44,67 +34,41 @@ extension API {
     public enum AppsUpdate: RPCMethodDescriptor {
         public static let name = "Apps.Update"
         public static let access = Access.admin
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: App
             public var etag: String?
-            public init(app: App, etag: String? = nil, requestID: String? = nil) {
-                self.requestID = requestID
+            public init(app: App, etag: String? = nil) {
                 self.app = app
                 self.etag = etag
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, etag
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = Resource<App>
     }
 
     public enum AppsDelete: RPCMethodDescriptor {
         public static let name = "Apps.Delete"
         public static let access = Access.admin
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: String
             public var etag: String?
-            public init(app: String, etag: String? = nil, requestID: String? = nil) {
-                self.requestID = requestID
+            public init(app: String, etag: String? = nil) {
                 self.app = app
                 self.etag = etag
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, etag
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = Empty
     }
 
     public enum DomainsCreate: RPCMethodDescriptor {
         public static let name = "Domains.Create"
         public static let access = Access.admin
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var domain: Domain
-            public init(domain: Domain, requestID: String? = nil) {
-                self.domain = domain
-                self.requestID = requestID
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case domain
-            }
+            public init(domain: Domain) { self.domain = domain }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = Resource<Domain>
     }
 
@@ -133,23 +97,15 @@ extension API {
     public enum DomainsDelete: RPCMethodDescriptor {
         public static let name = "Domains.Delete"
         public static let access = Access.admin
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var host: String
             public var etag: String?
-            public init(host: String, etag: String? = nil, requestID: String? = nil) {
-                self.requestID = requestID
+            public init(host: String, etag: String? = nil) {
                 self.host = host
                 self.etag = etag
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case host, etag
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = Empty
     }
 }

@@ -1,33 +1,7 @@
 extension API {
-    /// The params of a release write (`Releases.Create`, `.Publish`, `.Retire`): the release, and an
+    /// The params of a release write (`Releases.Create`, `.Publish`, `.Retire`): the release's key, and an
     /// idempotency key.
-    public struct ReleaseInput: Codable, Sendable, Hashable {
-        /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-        /// same method returns the first outcome instead of writing again.
-        public var requestID: String?
-        public var app: String
-        public var platform: Platform
-        public var version: Version
-        public init(app: String, platform: Platform, version: Version, requestID: String? = nil) {
-            self.requestID = requestID
-            self.app = app
-            self.platform = platform
-            self.version = version
-        }
-
-        /// The params writing the release `key`.
-        public init(_ key: ReleaseKey, requestID: String? = nil) {
-            self.init(app: key.app, platform: key.platform, version: key.version, requestID: requestID)
-        }
-
-        /// The release it names.
-        public var key: ReleaseKey { ReleaseKey(app: app, platform: platform, version: version) }
-
-        enum CodingKeys: String, CodingKey {
-            case requestID = "requestId"
-            case app, platform, version
-        }
-    }
+    public typealias ReleaseInput = WriteRequest<ReleaseKey>
 
     /// What a publish or retire did: the release's new state, every domain's generated files, and lint.
     public struct ReleaseChange: Codable, Sendable {

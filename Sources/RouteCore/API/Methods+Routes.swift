@@ -1,48 +1,19 @@
 extension API {
-    /// Names one route of an app.
-    public struct RouteKey: Codable, Sendable, Hashable {
-        /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-        /// same method returns the first outcome instead of writing again.
-        public var requestID: String?
-        public var app: String
-        public var route: String
-        public var etag: String?
-        public init(app: String, route: String, etag: String? = nil, requestID: String? = nil) {
-            self.requestID = requestID
-            self.app = app
-            self.route = route
-            self.etag = etag
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case requestID = "requestId"
-            case app, route, etag
-        }
-    }
-
     public enum RoutesCreate: RPCMethodDescriptor {
         public static let name = "Routes.Create"
         public static let access = Access.releaser
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: String
             public var route: Route
             /// Insert before this route; last when absent.
             public var before: String?
-            public init(app: String, route: Route, before: String? = nil, requestID: String? = nil) {
-                self.requestID = requestID
+            public init(app: String, route: Route, before: String? = nil) {
                 self.app = app
                 self.route = route
                 self.before = before
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, route, before
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = RouteResource
     }
 
@@ -55,27 +26,19 @@ extension API {
         /// Routes per call: far above what one AASA can hold (Apple's 128 KB), low enough to keep a call's
         /// transaction short.
         public static let maxRoutes = 5000
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: String
             /// In evaluation order; they keep it.
             public var routes: [Route]
             /// Insert them all before this route; last when absent.
             public var before: String?
-            public init(app: String, routes: [Route], before: String? = nil, requestID: String? = nil) {
-                self.requestID = requestID
+            public init(app: String, routes: [Route], before: String? = nil) {
                 self.app = app
                 self.routes = routes
                 self.before = before
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, routes, before
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public struct Output: Codable, Sendable {
             /// The created routes, in the order given, with their positions.
             public var routes: [RouteResource]
@@ -113,94 +76,75 @@ extension API {
     public enum RoutesUpdate: RPCMethodDescriptor {
         public static let name = "Routes.Update"
         public static let access = Access.releaser
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: String
             public var route: Route
             public var etag: String?
-            public init(app: String, route: Route, etag: String? = nil, requestID: String? = nil) {
-                self.requestID = requestID
+            public init(app: String, route: Route, etag: String? = nil) {
                 self.app = app
                 self.route = route
                 self.etag = etag
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, route, etag
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = RouteResource
     }
 
     public enum RoutesDelete: RPCMethodDescriptor {
         public static let name = "Routes.Delete"
         public static let access = Access.releaser
-        public typealias Input = RouteKey
+        /// Names one route of an app.
+        public struct Params: Codable, Sendable, Hashable {
+            public var app: String
+            public var route: String
+            public var etag: String?
+            public init(app: String, route: String, etag: String? = nil) {
+                self.app = app
+                self.route = route
+                self.etag = etag
+            }
+        }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = Empty
     }
 
     public enum RoutesReorder: RPCMethodDescriptor {
         public static let name = "Routes.Reorder"
         public static let access = Access.releaser
-        public struct Input: Codable, Sendable {
-            /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-            /// same method returns the first outcome instead of writing again.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: String
             /// Every route ID of the app, in the new evaluation order.
             public var order: [String]
-            public init(app: String, order: [String], requestID: String? = nil) {
-                self.requestID = requestID
+            public init(app: String, order: [String]) {
                 self.app = app
                 self.order = order
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, order
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public struct Output: Codable, Sendable {
             public var routes: [RouteResource]
             public init(routes: [RouteResource]) { self.routes = routes }
         }
     }
 
-    /// Params of `Routes.SwitchOff`.
-    public struct SwitchInput: Codable, Sendable {
-        /// Idempotency key (AIP-155, `API.RequestID`): a retry with the same key, by the same caller, of the
-        /// same method returns the first outcome instead of writing again.
-        public var requestID: String?
-        public var app: String
-        public var route: String
-        public var platform: Platform
-        public var versions: [Version]
-        public var reason: String?
-        public init(
-            app: String, route: String, platform: Platform, versions: [Version], reason: String? = nil,
-            requestID: String? = nil
-        ) {
-            self.requestID = requestID
-            self.app = app
-            self.route = route
-            self.platform = platform
-            self.versions = versions
-            self.reason = reason
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case requestID = "requestId"
-            case app, route, platform, versions, reason
-        }
-    }
-
     public enum RoutesSwitchOff: RPCMethodDescriptor {
         public static let name = "Routes.SwitchOff"
         public static let access = Access.releaser
-        public typealias Input = SwitchInput
+        public struct Params: Codable, Sendable {
+            public var app: String
+            public var route: String
+            public var platform: Platform
+            public var versions: [Version]
+            public var reason: String?
+            public init(app: String, route: String, platform: Platform, versions: [Version], reason: String? = nil) {
+                self.app = app
+                self.route = route
+                self.platform = platform
+                self.versions = versions
+                self.reason = reason
+            }
+        }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = RouteResource
     }
 
@@ -208,28 +152,19 @@ extension API {
         public static let name = "Routes.SwitchOn"
         public static let access = Access.releaser
         /// `Routes.SwitchOff`'s params without the reason, which only a switch-off records.
-        public struct Input: Codable, Sendable {
-            /// Idempotency key, as `SwitchInput.requestID`.
-            public var requestID: String?
+        public struct Params: Codable, Sendable {
             public var app: String
             public var route: String
             public var platform: Platform
             public var versions: [Version]
-            public init(
-                app: String, route: String, platform: Platform, versions: [Version], requestID: String? = nil
-            ) {
-                self.requestID = requestID
+            public init(app: String, route: String, platform: Platform, versions: [Version]) {
                 self.app = app
                 self.route = route
                 self.platform = platform
                 self.versions = versions
             }
-
-            enum CodingKeys: String, CodingKey {
-                case requestID = "requestId"
-                case app, route, platform, versions
-            }
         }
+        public typealias Input = WriteRequest<Params>
         public typealias Output = RouteResource
     }
 }

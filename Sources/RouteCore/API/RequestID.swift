@@ -4,7 +4,8 @@ extension API {
     /// committed, instead of writing again; a first attempt that failed recorded nothing, so its retry runs.
     /// The key is scoped to caller and method, and params are not compared: reuse a key only for a retry.
     /// Every write but `Tokens.Create` takes one (replaying that would mean storing the token's secret).
-    /// Swift spells it `requestID`, as it spells every acronym; the inputs' coding keys keep the wire name.
+    /// Write methods take it through their input, `WriteRequest`; Swift spells it `requestID`, as it spells
+    /// every acronym, and `Member` is the one place that gives it its wire name.
     public enum RequestID {
         /// The longest key accepted.
         public static let maxLength = 64
@@ -30,6 +31,17 @@ extension API {
                     field: "requestId", "must be 1 to \(maxLength) characters of A-Z a-z 0-9 . _ : -")
             }
             return key
+        }
+
+        /// The key as the one member it adds to a write's params, `requestId`: `WriteRequest`'s other half.
+        public struct Member: Codable, Sendable, Hashable {
+            public var requestID: String?
+
+            public init(_ requestID: String?) { self.requestID = requestID }
+
+            enum CodingKeys: String, CodingKey {
+                case requestID = "requestId"
+            }
         }
     }
 }

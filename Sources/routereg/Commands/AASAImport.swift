@@ -67,7 +67,7 @@ enum AASAImport {
             let before = run.arguments.value("before")
             do {
                 let (result, raw) = try run.call(
-                    API.RoutesBatchCreate.self, .init(app: app, routes: plan.routes, before: before))
+                    API.RoutesBatchCreate.self, WriteRequest(.init(app: app, routes: plan.routes, before: before)))
                 created = result.routes
                 if case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: raw),
                     let routes = fields["routes"]

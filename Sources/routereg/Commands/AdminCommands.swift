@@ -62,7 +62,7 @@ enum AdminCommands {
     }
 
     static func revokeToken(_ run: Invocation) throws {
-        let (token, raw) = try run.call(API.TokensRevoke.self, .init(id: run.argument(0)))
+        let (token, raw) = try run.call(API.TokensRevoke.self, WriteRequest(.init(id: run.argument(0))))
         if run.json { return run.printJSON(raw) }
         run.print("Revoked \(token.name) (\(token.displayName)).")
     }

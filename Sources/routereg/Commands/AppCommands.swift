@@ -50,7 +50,7 @@ enum AppCommands {
             app.id = run.argument(0)
         }
         try apply(run.arguments, to: &app)
-        let (created, raw) = try run.call(API.AppsCreate.self, .init(app: app))
+        let (created, raw) = try run.call(API.AppsCreate.self, WriteRequest(.init(app: app)))
         if run.json { return run.printJSON(raw) }
         run.print("Created \(created.meta.name).")
         run.print(describe(created, run))
@@ -86,14 +86,15 @@ enum AppCommands {
         }
         try apply(run.arguments, to: &app)
         let etag = run.arguments.value("etag") ?? current.meta.etag
-        let (updated, raw) = try run.call(API.AppsUpdate.self, .init(app: app, etag: etag))
+        let (updated, raw) = try run.call(API.AppsUpdate.self, WriteRequest(.init(app: app, etag: etag)))
         if run.json { return run.printJSON(raw) }
         run.print("Updated \(updated.meta.name).")
         run.print(describe(updated, run))
     }
 
     static func delete(_ run: Invocation) throws {
-        let (_, raw) = try run.call(API.AppsDelete.self, .init(app: run.argument(0), etag: run.arguments.value("etag")))
+        let (_, raw) = try run.call(
+            API.AppsDelete.self, WriteRequest(.init(app: run.argument(0), etag: run.arguments.value("etag"))))
         if run.json { return run.printJSON(raw) }
         run.print("Deleted \(ResourceName.app(run.argument(0))).")
     }

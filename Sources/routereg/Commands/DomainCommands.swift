@@ -37,7 +37,7 @@ enum DomainCommands {
             defaults: run.arguments.bool("case-insensitive") ? MatchDefaults(caseSensitive: false) : nil,
             substitutionVariables: variables.isEmpty ? nil : variables,
             legacyPaths: run.arguments.has("legacy-paths") ? run.arguments.bool("legacy-paths") : nil)
-        let (created, raw) = try run.call(API.DomainsCreate.self, .init(domain: domain))
+        let (created, raw) = try run.call(API.DomainsCreate.self, WriteRequest(.init(domain: domain)))
         if run.json { return run.printJSON(raw) }
         run.print("Added \(created.meta.name) for \(created.value.apps.joined(separator: ", ")).")
     }
@@ -61,7 +61,7 @@ enum DomainCommands {
 
     static func remove(_ run: Invocation) throws {
         let (_, raw) = try run.call(
-            API.DomainsDelete.self, .init(host: run.argument(0), etag: run.arguments.value("etag")))
+            API.DomainsDelete.self, WriteRequest(.init(host: run.argument(0), etag: run.arguments.value("etag"))))
         if run.json { return run.printJSON(raw) }
         run.print("Removed \(ResourceName.domain(run.argument(0))).")
     }

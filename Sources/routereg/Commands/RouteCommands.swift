@@ -69,7 +69,8 @@ enum RouteCommands {
     static func add(_ run: Invocation) throws {
         let route = try RouteFlags.newRoute(id: run.argument(1), path: run.argument(2), run.arguments)
         let (created, raw) = try run.call(
-            API.RoutesCreate.self, .init(app: run.argument(0), route: route, before: run.arguments.value("before")))
+            API.RoutesCreate.self,
+            WriteRequest(.init(app: run.argument(0), route: route, before: run.arguments.value("before"))))
         if run.json { return run.printJSON(raw) }
         run.print("Added \(created.meta.name) at position \(created.position + 1).")
         run.print(RouteText.detail(created, ago: run.ago))
@@ -99,7 +100,7 @@ enum RouteCommands {
         try RouteFlags.apply(run.arguments, to: &route)
         let etag = run.arguments.value("etag") ?? current.meta.etag
         let (updated, raw) = try run.call(
-            API.RoutesUpdate.self, .init(app: run.argument(0), route: route, etag: etag))
+            API.RoutesUpdate.self, WriteRequest(.init(app: run.argument(0), route: route, etag: etag)))
         if run.json { return run.printJSON(raw) }
         run.print("Updated \(updated.meta.name).")
         run.print(RouteText.detail(updated, ago: run.ago))
@@ -127,7 +128,7 @@ enum RouteCommands {
             }
             order.insert(moving, at: anchors[0] == "before" ? index : index + 1)
         }
-        let (result, raw) = try run.call(API.RoutesReorder.self, .init(app: app, order: order))
+        let (result, raw) = try run.call(API.RoutesReorder.self, WriteRequest(.init(app: app, order: order)))
         if run.json { return run.printJSON(raw) }
         run.print("Moved \(moving). Evaluation order of \(app):")
         run.print(RouteText.table(result.routes, style: run.style))
@@ -146,9 +147,13 @@ enum RouteCommands {
             try off
             ? run.call(
                 API.RoutesSwitchOff.self,
-                .init(
-                    app: app, route: id, platform: platform, versions: versions, reason: run.arguments.value("reason")))
-            : run.call(API.RoutesSwitchOn.self, .init(app: app, route: id, platform: platform, versions: versions))
+                WriteRequest(
+                    .init(
+                        app: app, route: id, platform: platform, versions: versions,
+                        reason: run.arguments.value("reason"))))
+            : run.call(
+                API.RoutesSwitchOn.self,
+                WriteRequest(.init(app: app, route: id, platform: platform, versions: versions)))
         if run.json { return run.printJSON(raw) }
         let list = versions.map(\.description).joined(separator: ", ")
         run.print("Switched \(off ? "off" : "on") \(route.meta.name) for \(platform.rawValue) \(list).")
@@ -159,7 +164,7 @@ enum RouteCommands {
     static func remove(_ run: Invocation) throws {
         let (_, raw) = try run.call(
             API.RoutesDelete.self,
-            .init(app: run.argument(0), route: run.argument(1), etag: run.arguments.value("etag")))
+            WriteRequest(.init(app: run.argument(0), route: run.argument(1), etag: run.arguments.value("etag"))))
         if run.json { return run.printJSON(raw) }
         run.print("Removed \(ResourceName.route(app: run.argument(0), id: run.argument(1))).")
     }

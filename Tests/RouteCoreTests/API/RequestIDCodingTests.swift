@@ -22,61 +22,63 @@ import Testing
         let version = try Version("5.12.0")
         let inputs: [(any Codable, (Data) throws -> String?)] = [
             (
-                API.AppsCreate.Input(app: App(id: "badoo"), requestID: "k"),
+                API.AppsCreate.Input(.init(app: App(id: "badoo")), requestID: "k"),
                 { try Self.decode(API.AppsCreate.Input.self, $0).requestID }
             ),
             (
-                API.AppsUpdate.Input(app: App(id: "badoo"), requestID: "k"),
+                API.AppsUpdate.Input(.init(app: App(id: "badoo")), requestID: "k"),
                 { try Self.decode(API.AppsUpdate.Input.self, $0).requestID }
             ),
             (
-                API.AppsDelete.Input(app: "badoo", requestID: "k"),
+                API.AppsDelete.Input(.init(app: "badoo"), requestID: "k"),
                 { try Self.decode(API.AppsDelete.Input.self, $0).requestID }
             ),
             (
-                API.DomainsCreate.Input(domain: Domain(host: "m.badoo.com", apps: ["badoo"]), requestID: "k"),
+                API.DomainsCreate.Input(.init(domain: Domain(host: "m.badoo.com", apps: ["badoo"])), requestID: "k"),
                 { try Self.decode(API.DomainsCreate.Input.self, $0).requestID }
             ),
             (
-                API.DomainsDelete.Input(host: "m.badoo.com", requestID: "k"),
+                API.DomainsDelete.Input(.init(host: "m.badoo.com"), requestID: "k"),
                 { try Self.decode(API.DomainsDelete.Input.self, $0).requestID }
             ),
             (
                 API.RoutesCreate.Input(
-                    app: "badoo", route: Route(id: "r", pattern: URLPattern(path: "/u/*")), requestID: "k"),
+                    .init(app: "badoo", route: Route(id: "r", pattern: URLPattern(path: "/u/*"))), requestID: "k"),
                 { try Self.decode(API.RoutesCreate.Input.self, $0).requestID }
             ),
             (
-                API.RoutesBatchCreate.Input(app: "badoo", routes: [], requestID: "k"),
+                API.RoutesBatchCreate.Input(.init(app: "badoo", routes: []), requestID: "k"),
                 { try Self.decode(API.RoutesBatchCreate.Input.self, $0).requestID }
             ),
             (
                 API.RoutesUpdate.Input(
-                    app: "badoo", route: Route(id: "r", pattern: URLPattern(path: "/u/*")), requestID: "k"),
+                    .init(app: "badoo", route: Route(id: "r", pattern: URLPattern(path: "/u/*"))), requestID: "k"),
                 { try Self.decode(API.RoutesUpdate.Input.self, $0).requestID }
             ),
             (
-                API.RouteKey(app: "badoo", route: "r", requestID: "k"),
-                { try Self.decode(API.RouteKey.self, $0).requestID }
+                API.RoutesDelete.Input(.init(app: "badoo", route: "r"), requestID: "k"),
+                { try Self.decode(API.RoutesDelete.Input.self, $0).requestID }
             ),
             (
-                API.RoutesReorder.Input(app: "badoo", order: ["r"], requestID: "k"),
+                API.RoutesReorder.Input(.init(app: "badoo", order: ["r"]), requestID: "k"),
                 { try Self.decode(API.RoutesReorder.Input.self, $0).requestID }
             ),
             (
-                API.SwitchInput(app: "badoo", route: "r", platform: .ios, versions: [version], requestID: "k"),
-                { try Self.decode(API.SwitchInput.self, $0).requestID }
+                API.RoutesSwitchOff.Input(
+                    .init(app: "badoo", route: "r", platform: .ios, versions: [version]), requestID: "k"),
+                { try Self.decode(API.RoutesSwitchOff.Input.self, $0).requestID }
             ),
             (
-                API.RoutesSwitchOn.Input(app: "badoo", route: "r", platform: .ios, versions: [version], requestID: "k"),
+                API.RoutesSwitchOn.Input(
+                    .init(app: "badoo", route: "r", platform: .ios, versions: [version]), requestID: "k"),
                 { try Self.decode(API.RoutesSwitchOn.Input.self, $0).requestID }
             ),
             (
-                API.ReleaseInput(app: "badoo", platform: .ios, version: version, requestID: "k"),
+                API.ReleaseInput(ReleaseKey(app: "badoo", platform: .ios, version: version), requestID: "k"),
                 { try Self.decode(API.ReleaseInput.self, $0).requestID }
             ),
             (
-                API.TokensRevoke.Input(id: "t", requestID: "k"),
+                API.TokensRevoke.Input(.init(id: "t"), requestID: "k"),
                 { try Self.decode(API.TokensRevoke.Input.self, $0).requestID }
             ),
         ]

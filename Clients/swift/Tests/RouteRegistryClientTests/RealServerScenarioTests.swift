@@ -24,26 +24,30 @@ struct RealServerScenarioTests {
         // 1-5: app, domains, profile + help, publish 5.11.0, lookalikes + offer, publish 5.12.0.
         let app = try await admin.call(
             API.AppsCreate.self,
-            .init(
-                app: App(
-                    id: "badoo", displayName: "Badoo", ios: IOSConfig(appIds: ["ABCDE12345.com.badoo.Badoo"]),
-                    schemes: ["badoo"])))
+            WriteRequest(
+                .init(
+                    app: App(
+                        id: "badoo", displayName: "Badoo", ios: IOSConfig(appIds: ["ABCDE12345.com.badoo.Badoo"]),
+                        schemes: ["badoo"]))))
         #expect(app.meta.name == "apps/badoo")
         for host in ["badoo.com", "m.badoo.com"] {
-            _ = try await admin.call(API.DomainsCreate.self, .init(domain: Domain(host: host, apps: ["badoo"])))
+            _ = try await admin.call(
+                API.DomainsCreate.self, WriteRequest(.init(domain: Domain(host: host, apps: ["badoo"]))))
         }
         let routes = try #require(BadooFixture.registry().routes["badoo"])
         for id in ["profile", "help", "lookalikes", "offer"] {
             let route = try #require(routes.first { $0.id == id })
             _ = try await admin.call(
-                API.RoutesCreate.self, .init(app: "badoo", route: route, before: id == "help" ? "profile" : nil))
+                API.RoutesCreate.self,
+                WriteRequest(.init(app: "badoo", route: route, before: id == "help" ? "profile" : nil)))
             if id == "help" {
                 let published = try await admin.call(
-                    API.ReleasesPublish.self, .init(app: "badoo", platform: .ios, version: v511))
+                    API.ReleasesPublish.self, WriteRequest(ReleaseKey(app: "badoo", platform: .ios, version: v511)))
                 #expect(published.release.state == .live)
             }
         }
-        _ = try await admin.call(API.ReleasesPublish.self, .init(app: "badoo", platform: .ios, version: v512))
+        _ = try await admin.call(
+            API.ReleasesPublish.self, WriteRequest(ReleaseKey(app: "badoo", platform: .ios, version: v512)))
 
         let store511 = CanOpenStore(
             client: anonymous, app: "badoo", version: v511, cachesDirectory: caches, refreshInterval: 3600)
@@ -64,7 +68,8 @@ struct RealServerScenarioTests {
         // 6: lookalikes switched off for 5.12.0. Only 5.12.0's table changes.
         _ = try await admin.call(
             API.RoutesSwitchOff.self,
-            .init(app: "badoo", route: "lookalikes", platform: .ios, versions: [v512], reason: "crash in 5.12.0"))
+            WriteRequest(
+                .init(app: "badoo", route: "lookalikes", platform: .ios, versions: [v512], reason: "crash in 5.12.0")))
         #expect(try await store512.refresh() == .updated)
         #expect(try await store511.refresh() == .notModified)
         #expect(store512.decide(lookalike).reason == .switchedOff)

@@ -1,0 +1,38 @@
+/// The params of a write that takes an idempotency key: the method's own params and `requestId`, side by
+/// side in one flat params object (`{"app": …, "etag": …, "requestId": …}`), so the key is declared, coded
+/// and documented once (`API.RequestID`) and each write method declares only its own params.
+///
+/// The method's params read through (`input.app`); `requestID` is the key, `params` the rest.
+@dynamicMemberLookup
+public struct WriteRequest<Params: Codable & Sendable>: FlatCodable, Sendable {
+    public var params: Params
+    /// The idempotency key (`API.RequestID`): a retry with the same key, by the same caller, of the same
+    /// method returns the first outcome instead of writing again.
+    public var requestID: String?
+
+    public init(_ params: Params, requestID: String? = nil) {
+        self.params = params
+        self.requestID = requestID
+    }
+
+    public subscript<Value>(dynamicMember field: KeyPath<Params, Value>) -> Value { params[keyPath: field] }
+
+    /// The key first: it is read (and refused) before the method's params, as it was when each input
+    /// declared it first.
+    public var halves: (API.RequestID.Member, Params) { (API.RequestID.Member(requestID), params) }
+    public init(halves: (API.RequestID.Member, Params)) { self.init(halves.1, requestID: halves.0.requestID) }
+}
+
+extension WriteRequest: Equatable where Params: Equatable {}
+extension WriteRequest: Hashable where Params: Hashable {}
+
+extension WriteRequest: CustomReflectable {
+    /// The params it holds, flat as on the wire: reflection (the dispatch table's check of which params a
+    /// handler takes) sees `requestID` beside the method's own params, not the two halves.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: Array(Mirror(reflecting: API.RequestID.Member(requestID)).children)
+                + Array(Mirror(reflecting: params).children))
+    }
+}
