@@ -36,3 +36,17 @@ extension WriteRequest: CustomReflectable {
                 + Array(Mirror(reflecting: params).children))
     }
 }
+
+/// What every `WriteRequest` is, whatever its params: how a method's input type says that it takes a
+/// `requestId` (`API.RequestID.methods`).
+public protocol IdempotentInput {
+    /// The idempotency key (`API.RequestID`).
+    var requestID: String? { get }
+}
+
+extension WriteRequest: IdempotentInput {}
+
+extension RPCMethodDescriptor {
+    /// Whether the method takes a `requestId`: its input is a `WriteRequest`.
+    public static var takesRequestID: Bool { Input.self is any IdempotentInput.Type }
+}
