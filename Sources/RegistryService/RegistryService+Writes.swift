@@ -174,7 +174,7 @@ extension RegistryService {
             let file = files[host]!
             lint += file.lint
             for (kind, generated) in [(DocumentKind.aasa, file.aasa), (.assetlinks, file.assetlinks)] {
-                if let head = heads[RevisionKey(host: host, kind: kind)], head.etag == generated.etag {
+                if let head = heads[DocumentKey(host: host, kind: kind)], head.etag == generated.etag {
                     refs.append(
                         RevisionRef(
                             host: host, kind: kind, revision: head.number, etag: head.etag, changed: false))

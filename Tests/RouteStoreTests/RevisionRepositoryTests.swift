@@ -38,15 +38,15 @@ struct RevisionRepositoryTests {
         let numbers = try fixture.tx { try revisions.latestNumbers(in: $0) }
         #expect(
             numbers == [
-                RevisionKey(host: "badoo.com", kind: .aasa): 3, RevisionKey(host: "badoo.com", kind: .assetlinks): 1,
-                RevisionKey(host: "m.badoo.com", kind: .aasa): 1,
+                DocumentKey(host: "badoo.com", kind: .aasa): 3, DocumentKey(host: "badoo.com", kind: .assetlinks): 1,
+                DocumentKey(host: "m.badoo.com", kind: .aasa): 1,
             ])
         let heads = try fixture.tx { try revisions.heads(hosts: ["badoo.com", "m.badoo.com", "nowhere.com"], in: $0) }
         #expect(
             heads == [
-                RevisionKey(host: "badoo.com", kind: .aasa): RevisionHead(number: 3, etag: "\"e\""),
-                RevisionKey(host: "badoo.com", kind: .assetlinks): RevisionHead(number: 1, etag: "\"d\""),
-                RevisionKey(host: "m.badoo.com", kind: .aasa): RevisionHead(number: 1, etag: "\"c\""),
+                DocumentKey(host: "badoo.com", kind: .aasa): RevisionHead(number: 3, etag: "\"e\""),
+                DocumentKey(host: "badoo.com", kind: .assetlinks): RevisionHead(number: 1, etag: "\"d\""),
+                DocumentKey(host: "m.badoo.com", kind: .aasa): RevisionHead(number: 1, etag: "\"c\""),
             ])
         #expect(try fixture.tx { try revisions.heads(hosts: [], in: $0) }.isEmpty)
     }

@@ -1,17 +1,6 @@
 import Foundation
 import RouteCore
 
-/// Identifies one generated document of a domain.
-public struct DocumentKey: Sendable, Hashable, Codable {
-    public var host: String
-    public var kind: DocumentKind
-
-    public init(host: String, kind: DocumentKind) {
-        self.host = host
-        self.kind = kind
-    }
-}
-
 /// A domain's current generated document exactly as stored in its latest revision: what the well-known
 /// endpoints, `Associations.Get` and `Associations.Watch` serve.
 public struct ServedDocument: Sendable, Hashable, Codable {

@@ -75,13 +75,12 @@ enum SnapshotBuilder {
         let hosts = Set(registry.domains.map { $0.host.lowercased() }).sorted()
         var documents: [DocumentKey: ServedDocument] = [:]
         for (key, head) in try store.revisions.heads(hosts: hosts, in: tx) {
-            let served = DocumentKey(host: key.host, kind: key.kind)
-            if let held = previous?.documents[served], held.revision == head.number, held.etag == head.etag {
-                documents[served] = held
+            if let held = previous?.documents[key], held.revision == head.number, held.etag == head.etag {
+                documents[key] = held
             } else if let revision = try store.revisions.get(
                 host: key.host, kind: key.kind, number: head.number, in: tx)
             {
-                documents[served] = ServedDocument(revision)
+                documents[key] = ServedDocument(revision)
             }
         }
         return documents

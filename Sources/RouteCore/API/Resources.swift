@@ -169,6 +169,18 @@ public enum DocumentKind: String, Codable, Sendable, Hashable, CaseIterable {
     case assetlinks
 }
 
+/// Identifies one generated document of a domain: what its revision numbers count within (1, 2, 3… per key)
+/// and what a snapshot serves by.
+public struct DocumentKey: Sendable, Hashable, Codable {
+    public var host: String
+    public var kind: DocumentKind
+
+    public init(host: String, kind: DocumentKind) {
+        self.host = host
+        self.kind = kind
+    }
+}
+
 /// A revision as listed: number, ETag, what caused it and when.
 public struct RevisionSummary: Codable, Sendable, Hashable {
     public var revision: Int

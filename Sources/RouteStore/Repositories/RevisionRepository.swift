@@ -32,17 +32,6 @@ public struct StoredRevision: Sendable, Hashable {
     }
 }
 
-/// (host, kind): what a revision number counts within.
-public struct RevisionKey: Sendable, Hashable {
-    public var host: String
-    public var kind: DocumentKind
-
-    public init(host: String, kind: DocumentKind) {
-        self.host = host
-        self.kind = kind
-    }
-}
-
 /// The newest revision of a (host, kind), without its bytes.
 public struct RevisionHead: Sendable, Hashable {
     public var number: Int
@@ -116,12 +105,12 @@ public struct RevisionRepository: Sendable {
     }
 
     /// The latest revision number of every (host, kind): what a server compares after missing notifications.
-    public func latestNumbers(in tx: Transaction) throws -> [RevisionKey: Int] {
-        var result: [RevisionKey: Int] = [:]
+    public func latestNumbers(in tx: Transaction) throws -> [DocumentKey: Int] {
+        var result: [DocumentKey: Int] = [:]
         for row in try tx.query(prepared: "SELECT host, kind, max(number) AS number FROM revisions GROUP BY host, kind")
         {
             guard let kind = DocumentKind(rawValue: try row.string("kind")) else { continue }
-            result[RevisionKey(host: try row.string("host"), kind: kind)] = try row.int("number")
+            result[DocumentKey(host: try row.string("host"), kind: kind)] = try row.int("number")
         }
         return result
     }
@@ -129,9 +118,9 @@ public struct RevisionRepository: Sendable {
     /// The number and ETag of the newest revision of each of `hosts`' files, without their bytes: what a
     /// write compares its generated files with, and what a snapshot rebuild checks before fetching bytes.
     /// One index lookup per (host, kind), however long the history.
-    public func heads(hosts: [String], in tx: Transaction) throws -> [RevisionKey: RevisionHead] {
+    public func heads(hosts: [String], in tx: Transaction) throws -> [DocumentKey: RevisionHead] {
         guard !hosts.isEmpty else { return [:] }
-        var result: [RevisionKey: RevisionHead] = [:]
+        var result: [DocumentKey: RevisionHead] = [:]
         for row in try tx.query(
             prepared: """
                 SELECT h.host, k.kind, r.number, r.etag
@@ -143,7 +132,7 @@ public struct RevisionRepository: Sendable {
                 """)
         {
             guard let kind = DocumentKind(rawValue: try row.string("kind")) else { continue }
-            result[RevisionKey(host: try row.string("host"), kind: kind)] = RevisionHead(
+            result[DocumentKey(host: try row.string("host"), kind: kind)] = RevisionHead(
                 number: try row.int("number"), etag: try row.string("etag"))
         }
         return result
