@@ -14,7 +14,7 @@ extension RegistryService {
     public func createApp(_ app: App, by caller: Caller) throws(RegistryError) -> Resource<App> {
         try ModelValidation.app(app)
         return try write(
-            caller, method: API.AppsCreate.name, resource: .app(app.id), cause: "Apps.Create \(app.id)"
+            caller, method: API.AppsCreate.name, resource: .app(app.id), about: app.id
         ) {
             tx in
             let stored = try self.store.apps.create(app, in: tx)
@@ -41,7 +41,7 @@ extension RegistryService {
     public func updateApp(_ app: App, etag: String?, by caller: Caller) throws(RegistryError) -> Resource<App> {
         try ModelValidation.app(app)
         return try write(
-            caller, method: API.AppsUpdate.name, resource: .app(app.id), cause: "Apps.Update \(app.id)"
+            caller, method: API.AppsUpdate.name, resource: .app(app.id), about: app.id
         ) {
             tx in
             let before = try self.store.apps.get(app.id, in: tx)
@@ -51,7 +51,7 @@ extension RegistryService {
     }
 
     public func deleteApp(_ id: String, etag: String?, by caller: Caller) throws(RegistryError) {
-        _ = try write(caller, method: API.AppsDelete.name, resource: .app(id), cause: "Apps.Delete \(id)") { tx in
+        _ = try write(caller, method: API.AppsDelete.name, resource: .app(id), about: id) { tx in
             let referencing = try self.store.domains.all(in: tx).filter { $0.value.apps.contains(id) }
             if let domain = referencing.first {
                 let (app, host) = (ResourceName.app(id), ResourceName.domain(domain.value.host))
@@ -71,7 +71,7 @@ extension RegistryService {
         try ModelValidation.domain(domain)
         let host = domain.host
         return try write(
-            caller, method: API.DomainsCreate.name, resource: .domain(host), cause: "Domains.Create \(host)"
+            caller, method: API.DomainsCreate.name, resource: .domain(host), about: host
         ) {
             tx in
             for app in domain.apps where try self.store.apps.get(app, in: tx) == nil {
@@ -118,7 +118,7 @@ extension RegistryService {
     public func deleteDomain(_ host: String, etag: String?, by caller: Caller) throws(RegistryError) {
         let host = host.lowercased()
         _ = try write(
-            caller, method: API.DomainsDelete.name, resource: .domain(host), cause: "Domains.Delete \(host)"
+            caller, method: API.DomainsDelete.name, resource: .domain(host), about: host
         ) {
             tx in
             if let alias = try self.store.domains.all(in: tx).first(where: { $0.value.aliasOf == host }) {

@@ -20,7 +20,7 @@ extension RegistryService {
     public func createRelease(_ key: ReleaseKey, by caller: Caller) throws(RegistryError) -> ReleaseResource {
         try write(
             caller, method: API.ReleasesCreate.name, resource: Self.name(key),
-            cause: "Releases.Create \(key.platform.rawValue) \(key.version)"
+            about: "\(key.platform.rawValue) \(key.version)"
         ) { tx in
             if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound(.app(key.app)) }
             let (stored, created) = try self.store.releases.upsertDraft(
@@ -37,7 +37,7 @@ extension RegistryService {
         let method = state == .live ? API.ReleasesPublish.name : API.ReleasesRetire.name
         let outcome = try write(
             caller, method: method, resource: Self.name(key),
-            cause: "\(method) \(key.platform.rawValue) \(key.version)", ruleLint: true
+            about: "\(key.platform.rawValue) \(key.version)", ruleLint: true
         ) { tx in
             if try self.store.apps.get(key.app, in: tx) == nil { throw RegistryError.notFound(.app(key.app)) }
             let before: StoredRelease?

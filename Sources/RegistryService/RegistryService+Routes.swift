@@ -49,7 +49,7 @@ extension RegistryService {
         try ModelValidation.route(route)
         return try write(
             caller, method: API.RoutesCreate.name, resource: .route(app: app, id: route.id),
-            cause: "Routes.Create \(app)/\(route.id)"
+            about: "\(app)/\(route.id)"
         ) { tx in
             try self.requireApp(app, in: tx)
             try self.requireBefore(before, app: app, in: tx)
@@ -67,7 +67,7 @@ extension RegistryService {
         try Self.validateBatch(routes)
         return try write(
             caller, method: API.RoutesBatchCreate.name, resource: .routes(app: app),
-            cause: "Routes.BatchCreate \(app) (\(routes.count) route\(routes.count == 1 ? "" : "s"))"
+            about: "\(app) (\(routes.count) route\(routes.count == 1 ? "" : "s"))"
         ) { tx in
             try self.requireApp(app, in: tx)
             try self.requireBefore(before, app: app, in: tx)
@@ -140,7 +140,7 @@ extension RegistryService {
         try ModelValidation.route(route)
         return try write(
             caller, method: API.RoutesUpdate.name, resource: .route(app: app, id: route.id),
-            cause: "Routes.Update \(app)/\(route.id)"
+            about: "\(app)/\(route.id)"
         ) { tx in
             guard let before = try self.store.routes.get(app: app, id: route.id, in: tx) else {
                 throw RegistryError.notFound(.route(app: app, id: route.id))
@@ -158,7 +158,7 @@ extension RegistryService {
     public func deleteRoute(app: String, id: String, etag: String?, by caller: Caller) throws(RegistryError) {
         _ = try write(
             caller, method: API.RoutesDelete.name, resource: .route(app: app, id: id),
-            cause: "Routes.Delete \(app)/\(id)"
+            about: "\(app)/\(id)"
         ) { tx in
             let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
             return Mutation(value: Empty(), before: stored.value, after: nil, change: .routeRemoved(app: app, id: id))
@@ -168,7 +168,7 @@ extension RegistryService {
     public func reorderRoutes(app: String, order: [String], by caller: Caller) throws(RegistryError) -> [RouteResource]
     {
         try write(
-            caller, method: API.RoutesReorder.name, resource: .routes(app: app), cause: "Routes.Reorder \(app)"
+            caller, method: API.RoutesReorder.name, resource: .routes(app: app), about: app
         ) {
             tx in
             try self.requireApp(app, in: tx)
@@ -195,7 +195,7 @@ extension RegistryService {
         let list = versions.map(\.description).joined(separator: ",")
         return try write(
             caller, method: method, resource: .route(app: app, id: id),
-            cause: "\(method) \(app)/\(id) \(platform.rawValue) \(list)"
+            about: "\(app)/\(id) \(platform.rawValue) \(list)"
         ) { tx in
             guard let before = try self.store.routes.get(app: app, id: id, in: tx) else {
                 throw RegistryError.notFound(.route(app: app, id: id))

@@ -46,7 +46,7 @@ extension RegistryService {
         let secret = Self.newSecret()
         let hash = Data(SHA256.digest(Array(secret.utf8)))
         let stored = try write(
-            caller, method: API.TokensCreate.name, resource: .token(id), cause: "Tokens.Create \(id)"
+            caller, method: API.TokensCreate.name, resource: .token(id), about: id
         ) {
             tx in
             let stored = try self.store.tokens.create(
@@ -64,7 +64,7 @@ extension RegistryService {
     }
 
     public func revokeToken(_ id: String, by caller: Caller) throws(RegistryError) -> TokenResource {
-        try write(caller, method: API.TokensRevoke.name, resource: .token(id), cause: "Tokens.Revoke \(id)") { tx in
+        try write(caller, method: API.TokensRevoke.name, resource: .token(id), about: id) { tx in
             let stored = try self.store.tokens.revoke(id, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: Self.resource(stored))
         }.value

@@ -29,7 +29,8 @@ extension RegistryService {
     }
 
     /// Runs one write as a single transaction: the change, the revisions of every generated file it changes
-    /// (caused by `cause`), and its audit entry commit together or not at all. Then refreshes the snapshot,
+    /// (their cause: `method`, then `about`, e.g. `Releases.Publish ios 5.12.0`), and its audit entry commit
+    /// together or not at all. Then refreshes the snapshot,
     /// so the caller's next read sees its write. `ruleLint` adds the rule-list findings to the outcome's
     /// lint (linting a large app costs more than the rest of a route write, which reports no lint).
     ///
@@ -37,7 +38,7 @@ extension RegistryService {
     /// the snapshot is exactly the state the transaction started from (no other write since): loading the
     /// whole registry on every write made each write cost O(routes), and seeding N routes O(N²).
     func write<Value: Codable & Sendable>(
-        _ caller: Caller, method: String, resource: ResourceName, cause: String, ruleLint: Bool = false,
+        _ caller: Caller, method: String, resource: ResourceName, about: String, ruleLint: Bool = false,
         _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
         if let refusal = replica.withLock({ $0 }) {
@@ -48,7 +49,8 @@ extension RegistryService {
         do {
             return try rebuildLock.withLock(until: deadline) { () throws(RegistryError) -> WriteOutcome<Value> in
                 try writeLocked(
-                    caller, method: method, resource: resource.description, cause: cause, ruleLint: ruleLint,
+                    caller, method: method, resource: resource.description, cause: "\(method) \(about)",
+                    ruleLint: ruleLint,
                     deadline: deadline,
                     body)
             }
