@@ -35,12 +35,6 @@ struct RevisionRepositoryTests {
         #expect(try fixture.tx { try revisions.get(host: "badoo.com", kind: .aasa, number: 2, in: $0) } == appended[1])
         #expect(try fixture.tx { try revisions.get(host: "badoo.com", kind: .aasa, number: 9, in: $0) } == nil)
         #expect(try fixture.tx { try revisions.latest(host: "nowhere.com", kind: .aasa, in: $0) } == nil)
-        let numbers = try fixture.tx { try revisions.latestNumbers(in: $0) }
-        #expect(
-            numbers == [
-                DocumentKey(host: "badoo.com", kind: .aasa): 3, DocumentKey(host: "badoo.com", kind: .assetlinks): 1,
-                DocumentKey(host: "m.badoo.com", kind: .aasa): 1,
-            ])
         let heads = try fixture.tx { try revisions.heads(hosts: ["badoo.com", "m.badoo.com", "nowhere.com"], in: $0) }
         #expect(
             heads == [

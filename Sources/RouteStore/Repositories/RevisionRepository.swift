@@ -104,17 +104,6 @@ public struct RevisionRepository: Sendable {
         return PageToken.page(try rows.map(decode), limit: page.limit) { $0.number }
     }
 
-    /// The latest revision number of every (host, kind): what a server compares after missing notifications.
-    public func latestNumbers(in tx: Transaction) throws -> [DocumentKey: Int] {
-        var result: [DocumentKey: Int] = [:]
-        for row in try tx.query(prepared: "SELECT host, kind, max(number) AS number FROM revisions GROUP BY host, kind")
-        {
-            guard let kind = DocumentKind(rawValue: try row.string("kind")) else { continue }
-            result[DocumentKey(host: try row.string("host"), kind: kind)] = try row.int("number")
-        }
-        return result
-    }
-
     /// The number and ETag of the newest revision of each of `hosts`' files, without their bytes: what a
     /// write compares its generated files with, and what a snapshot rebuild checks before fetching bytes.
     /// One index lookup per (host, kind), however long the history.
