@@ -1,5 +1,6 @@
 import Foundation
 import JSONBytes
+import Synchronization
 
 /// A log line being built, as bytes, in a buffer reused by its thread: formatting a line allocates nothing
 /// once the thread has logged its first one.
@@ -11,13 +12,14 @@ struct LogLineBuffer {
     /// The thread's storage, which keeps the timestamp text of the current millisecond.
     let storage: LogLineStorage
 
-    /// Formats a line with `body` in this thread's buffer and hands its bytes to `use`.
-    static func withCurrent<Result>(_ body: (inout LogLineBuffer) -> Void, _ use: ([UInt8]) -> Result) -> Result {
+    /// Formats a line with `body` in this thread's buffer and hands its bytes and the thread's log shard
+    /// (`LogLineStorage.shard`) to `use`.
+    static func withCurrent<Result>(_ body: (inout LogLineBuffer) -> Void, _ use: ([UInt8], Int) -> Result) -> Result {
         let storage = LogLineStorage.current
         var line = LogLineBuffer(bytes: storage.take(), storage: storage)
         body(&line)
         defer { storage.give(back: line.bytes) }
-        return use(line.bytes)
+        return use(line.bytes, storage.shard)
     }
 
     mutating func append(_ text: StaticString) {
@@ -129,7 +131,16 @@ final class LogLineStorage {
     private var stampMillis: Int64 = -1
     private var stamp: [UInt8] = Array(repeating: 0, count: 24)
 
-    private init() { buffer.reserveCapacity(512) }
+    /// This thread's shard of every `LogWriter` queue: threads are numbered as they first log, so the
+    /// server's threads each get their own.
+    let shard: Int
+
+    private static let threadsSeen = Atomic<Int>(0)
+
+    private init() {
+        buffer.reserveCapacity(512)
+        shard = Self.threadsSeen.add(1, ordering: .relaxed).oldValue
+    }
 
     /// This thread's storage.
     static var current: LogLineStorage {

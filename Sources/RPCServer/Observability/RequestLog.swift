@@ -88,14 +88,14 @@ public struct RequestLog: Sendable {
                     line.bytes.append(UInt8(ascii: "{"))
                     body(&line)
                     line.bytes.append(UInt8(ascii: "}"))
-                }, { sink(String(decoding: $0, as: UTF8.self)) })
+                }, { bytes, _ in sink(String(decoding: bytes, as: UTF8.self)) })
         case .writer(let writer):
             LogLineBuffer.withCurrent(
                 { line in
                     line.bytes.append(UInt8(ascii: "{"))
                     body(&line)
                     line.bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
-                }, { bytes in bytes.withUnsafeBytes { writer.enqueue($0) } })
+                }, { bytes, shard in bytes.withUnsafeBytes { writer.enqueue($0, shard: shard) } })
         }
     }
 }
