@@ -30,6 +30,11 @@ final class HTTPExchange: @unchecked Sendable {
     let method: String
     let path: String
     let target: Target
+    /// The request's number in this process (0: neither logged nor a JSON-RPC call); its id is
+    /// `ServerCore.requestID(number:)`.
+    let requestNumber: UInt64
+    /// The id as text, for JSON-RPC calls only (their context and `X-Request-Id`); a logged GET's line writes
+    /// `requestNumber` as it goes, without making this string.
     let requestID: String
     let startNanos: UInt64
     let head: HTTPRequestHead
@@ -59,10 +64,14 @@ final class HTTPExchange: @unchecked Sendable {
 
     let deferred = Mutex<DeferredPhase>(.idle)
 
-    init(connection: OpaquePointer, method: String, path: String, requestID: String, head: HTTPRequestHead) {
+    init(
+        connection: OpaquePointer, method: String, path: String, requestNumber: UInt64, requestID: String,
+        head: HTTPRequestHead
+    ) {
         self.connection = connection
         self.method = method
         self.path = path
+        self.requestNumber = requestNumber
         self.requestID = requestID
         self.head = head
         self.startNanos = DispatchTime.now().uptimeNanoseconds
@@ -118,7 +127,8 @@ struct HTTPRequestHead: Sendable {
     /// - Parameters:
     ///   - detailed: also read what only JSON-RPC calls use (content type, authorization, timeout, user
     ///     agent); a plain document GET skips that work.
-    ///   - clientAddress: also read the client's address (JSON-RPC calls and logged requests).
+    ///   - clientAddress: also read the client's address (JSON-RPC calls; a logged GET's line reads it
+    ///     from the connection as it is written).
     init(connection: OpaquePointer, detailed: Bool = true, clientAddress: Bool? = nil) {
         func header(_ name: String) -> String? {
             MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }

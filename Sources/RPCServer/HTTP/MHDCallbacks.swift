@@ -19,13 +19,14 @@ func mhdAccessHandler(
         let context = conCls.pointee.map { Int(bitPattern: $0) }
         let rawLength = context.map { $0 & 2 == 0 ? $0 >> 2 : -1 }
         let path = url.map { String(cString: $0) } ?? "/"
-        // Plain GETs of documents need no RPC headers, and no request id or client address unless logged.
+        // Plain GETs of documents need no RPC headers, and a request number only when logged (the line
+        // writes it, and the client's address, without making strings of them).
         let isRPC = path == "/rpc"
-        let detailed = isRPC || core.log.isEnabled
-        let head = HTTPRequestHead(connection: connection, detailed: isRPC, clientAddress: detailed)
+        let number = isRPC || core.log.isEnabled ? core.nextRequestNumber() : 0
+        let head = HTTPRequestHead(connection: connection, detailed: isRPC)
         let exchange = HTTPExchange(
             connection: connection, method: method.map { String(cString: $0) } ?? "", path: path,
-            requestID: detailed ? core.nextRequestID() : "", head: head)
+            requestNumber: number, requestID: isRPC ? core.requestID(number: number) : "", head: head)
         core.inFlight.add(1, ordering: .relaxed)
         core.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()

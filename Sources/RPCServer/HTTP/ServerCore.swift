@@ -48,21 +48,56 @@ final class ServerCore: Sendable {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    func nextRequestID() -> String {
-        let n = requestCounter.add(1, ordering: .relaxed).newValue
+    /// A new request number (from 1).
+    func nextRequestNumber() -> UInt64 { requestCounter.add(1, ordering: .relaxed).newValue }
+
+    /// The id of request `number`: this process's prefix and the number in hex (`3f2a9c1e-1b`).
+    func requestID(number: UInt64) -> String {
         // Written into one buffer: concatenating strings cost three allocations for every logged request.
-        return String(unsafeUninitializedCapacity: requestIDPrefix.count + 16) { out in
-            var at = 0
-            for byte in requestIDPrefix {
-                out[at] = byte
-                at += 1
+        String(unsafeUninitializedCapacity: requestIDPrefix.count + 16) { writeRequestID(number, into: $0) }
+    }
+
+    /// Writes request `number`'s id into `out` (room for the prefix and 16 digits); returns its length.
+    func writeRequestID(_ number: UInt64, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var at = 0
+        for byte in requestIDPrefix {
+            out[at] = byte
+            at += 1
+        }
+        let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
+        for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+            out[at] = Self.hexDigits[Int((number >> UInt64(shift)) & 0xF)]
+            at += 1
+        }
+        return at
+    }
+
+    /// Appends request `number`'s id, quoted, to a log line.
+    private func appendRequestID(_ number: UInt64, to line: inout LogLineBuffer) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: requestIDPrefix.count + 16) { scratch in
+            let count = writeRequestID(number, into: scratch)
+            line.bytes.append(UInt8(ascii: "\""))
+            line.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+            line.bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends the client's address, quoted, to a log line: the one a JSON-RPC call read already, or read
+    /// from the connection now (libmicrohttpd keeps it until the request-completed callback returns).
+    private static func appendClientAddress(of exchange: HTTPExchange, to line: inout LogLineBuffer) {
+        guard exchange.head.remoteAddress.isEmpty else {
+            line.string(exchange.head.remoteAddress)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            routereg_mhd_client_address(exchange.connection, buffer.baseAddress, buffer.count)
+            let length = strlen(buffer.baseAddress!)
+            // Dotted decimal or IPv6 text: nothing to escape.
+            line.bytes.append(UInt8(ascii: "\""))
+            buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: length) {
+                line.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
             }
-            let digits = max(1, (64 - n.leadingZeroBitCount + 3) / 4)
-            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-                out[at] = Self.hexDigits[Int((n >> UInt64(shift)) & 0xF)]
-                at += 1
-            }
-            return at
+            line.bytes.append(UInt8(ascii: "\""))
         }
     }
 
@@ -236,7 +271,7 @@ final class ServerCore: Sendable {
             line.key("ts", first: true)
             line.timestamp()
             line.key("requestId")
-            line.string(exchange.requestID)
+            appendRequestID(exchange.requestNumber, to: &line)
             line.key("method")
             line.string(exchange.method)
             line.key("path")
@@ -255,7 +290,7 @@ final class ServerCore: Sendable {
             line.key("durationMs")
             line.milliseconds(nanos: nanos)
             line.key("remote")
-            line.string(exchange.head.remoteAddress)
+            Self.appendClientAddress(of: exchange, to: &line)
         }
     }
 }
