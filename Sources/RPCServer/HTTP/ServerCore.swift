@@ -271,7 +271,11 @@ final class ServerCore: Sendable {
             line.key("ts", first: true)
             line.timestamp()
             line.key("requestId")
-            appendRequestID(exchange.requestNumber, to: &line)
+            if exchange.requestID.isEmpty {
+                appendRequestID(exchange.requestNumber, to: &line)
+            } else {
+                line.string(exchange.requestID)  // A JSON-RPC call made it already.
+            }
             line.key("method")
             line.string(exchange.method)
             line.key("path")
