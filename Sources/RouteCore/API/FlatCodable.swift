@@ -19,3 +19,13 @@ extension FlatCodable {
         try halves.1.encode(to: encoder)
     }
 }
+
+extension FlatCodable where Self: CustomReflectable {
+    /// The members it holds, flat as on the wire: the first half's fields, then the second's, not the two
+    /// halves: what reflection (the dispatch table's check of which params a handler takes) should see.
+    public var customMirror: Mirror {
+        let (first, second) = halves
+        return Mirror(
+            self, children: Array(Mirror(reflecting: first).children) + Array(Mirror(reflecting: second).children))
+    }
+}

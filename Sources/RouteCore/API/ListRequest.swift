@@ -20,10 +20,5 @@ public struct ListRequest<Filter: Codable & Sendable>: FlatCodable, Sendable {
     public init(halves: (Filter, PageRequest)) { self.init(halves.0, halves.1) }
 }
 
-extension ListRequest: CustomReflectable {
-    /// The params it holds, flat as on the wire: reflection (the dispatch table's check of which params a
-    /// handler takes) sees the filter's fields and the paging fields, not the two halves.
-    public var customMirror: Mirror {
-        Mirror(self, children: Array(Mirror(reflecting: filter).children) + Array(Mirror(reflecting: page).children))
-    }
-}
+/// Reflection sees the filter's fields and the paging fields (`FlatCodable.customMirror`).
+extension ListRequest: CustomReflectable {}

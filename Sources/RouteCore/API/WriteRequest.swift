@@ -26,16 +26,8 @@ public struct WriteRequest<Params: Codable & Sendable>: FlatCodable, Sendable {
 extension WriteRequest: Equatable where Params: Equatable {}
 extension WriteRequest: Hashable where Params: Hashable {}
 
-extension WriteRequest: CustomReflectable {
-    /// The params it holds, flat as on the wire: reflection (the dispatch table's check of which params a
-    /// handler takes) sees `requestID` beside the method's own params, not the two halves.
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: Array(Mirror(reflecting: API.RequestID.Member(requestID)).children)
-                + Array(Mirror(reflecting: params).children))
-    }
-}
+/// Reflection sees `requestID` beside the method's own params (`FlatCodable.customMirror`).
+extension WriteRequest: CustomReflectable {}
 
 /// What every `WriteRequest` is, whatever its params: how a method's input type says that it takes a
 /// `requestId` (`API.RequestID.methods`).
