@@ -12,9 +12,7 @@ extension RegistryService {
     /// The route as the API shows it, with its current position (counted by the store: decoding every route
     /// of the app to find one position made each route write O(routes)).
     private func routeResource(app: String, id: String, in tx: Transaction) throws -> RouteResource {
-        guard let stored = try store.routes.get(app: app, id: id, in: tx) else {
-            throw RegistryError.notFound(.route(app: app, id: id))
-        }
+        let stored = try existingRoute(app: app, id: id, in: tx)
         let position = try store.routes.position(app: app, id: id, in: tx)
         return Self.resource(stored, app: app, position: position)
     }
@@ -26,6 +24,33 @@ extension RegistryService {
         Mutation(
             value: resource, before: before, after: after,
             change: .route(app: app, route: after, position: resource.position))
+    }
+
+    /// Route `id` of `app`, or NOT_FOUND naming it.
+    private func existingRoute(app: String, id: String, in tx: Transaction) throws -> Stored<Route> {
+        guard let stored = try store.routes.get(app: app, id: id, in: tx) else {
+            throw RegistryError.notFound(.route(app: app, id: id))
+        }
+        return stored
+    }
+
+    /// A write of route `id` of `app`: audited under the route's name, its cause naming the route (and
+    /// `detail`).
+    private func writeRoute<Value: Codable & Sendable>(
+        app: String, id: String, method: String, detail: String = "", by caller: Caller,
+        _ body: @escaping (Transaction) throws -> Mutation<Value>
+    ) throws(RegistryError) -> Value {
+        try write(caller, method: method, resource: .route(app: app, id: id), about: "\(app)/\(id)\(detail)", body)
+            .value
+    }
+
+    /// A write of `route` as given: refused before any transaction when the route is not valid on its own.
+    private func writeRoute<Value: Codable & Sendable>(
+        _ route: Route, app: String, method: String, by caller: Caller,
+        _ body: @escaping (Transaction) throws -> Mutation<Value>
+    ) throws(RegistryError) -> Value {
+        try ModelValidation.route(route)
+        return try writeRoute(app: app, id: route.id, method: method, by: caller, body)
     }
 
     private func requireApp(_ app: String, in tx: Transaction) throws {
@@ -46,17 +71,13 @@ extension RegistryService {
     public func createRoute(_ route: Route, app: String, before: String?, by caller: Caller) throws(RegistryError)
         -> RouteResource
     {
-        try ModelValidation.route(route)
-        return try write(
-            caller, method: API.RoutesCreate.name, resource: .route(app: app, id: route.id),
-            about: "\(app)/\(route.id)"
-        ) { tx in
+        try writeRoute(route, app: app, method: API.RoutesCreate.name, by: caller) { tx in
             try self.requireApp(app, in: tx)
             try self.requireBefore(before, app: app, in: tx)
             let stored = try self.store.routes.create(route, app: app, before: before, in: tx)
             return self.routeMutation(
                 try self.routeResource(app: app, id: route.id, in: tx), app: app, before: nil, after: stored.value)
-        }.value
+        }
     }
 
     /// Creates `routes` in their order, before `before` or last, as one write: any refusal (a bad field, an
@@ -137,14 +158,8 @@ extension RegistryService {
     public func updateRoute(_ route: Route, app: String, etag: String?, by caller: Caller) throws(RegistryError)
         -> RouteResource
     {
-        try ModelValidation.route(route)
-        return try write(
-            caller, method: API.RoutesUpdate.name, resource: .route(app: app, id: route.id),
-            about: "\(app)/\(route.id)"
-        ) { tx in
-            guard let before = try self.store.routes.get(app: app, id: route.id, in: tx) else {
-                throw RegistryError.notFound(.route(app: app, id: route.id))
-            }
+        try writeRoute(route, app: app, method: API.RoutesUpdate.name, by: caller) { tx in
+            let before = try self.existingRoute(app: app, id: route.id, in: tx)
             var updated = route
             // Switch-offs are managed by SwitchOff/SwitchOn only, so an update never revives a killed version.
             updated.switchedOff = before.value.switchedOff
@@ -152,14 +167,11 @@ extension RegistryService {
             return self.routeMutation(
                 try self.routeResource(app: app, id: route.id, in: tx), app: app, before: before.value,
                 after: stored.value)
-        }.value
+        }
     }
 
     public func deleteRoute(app: String, id: String, etag: String?, by caller: Caller) throws(RegistryError) {
-        _ = try write(
-            caller, method: API.RoutesDelete.name, resource: .route(app: app, id: id),
-            about: "\(app)/\(id)"
-        ) { tx in
+        _ = try writeRoute(app: app, id: id, method: API.RoutesDelete.name, by: caller) { tx in
             let stored = try self.store.routes.delete(app: app, id: id, expectedEtag: etag, in: tx)
             return Mutation(value: Empty(), before: stored.value, after: nil, change: .routeRemoved(app: app, id: id))
         }
@@ -193,13 +205,10 @@ extension RegistryService {
         }
         let method = off ? API.RoutesSwitchOff.name : API.RoutesSwitchOn.name
         let list = versions.map(\.description).joined(separator: ",")
-        return try write(
-            caller, method: method, resource: .route(app: app, id: id),
-            about: "\(app)/\(id) \(platform.rawValue) \(list)"
+        return try writeRoute(
+            app: app, id: id, method: method, detail: " \(platform.rawValue) \(list)", by: caller
         ) { tx in
-            guard let before = try self.store.routes.get(app: app, id: id, in: tx) else {
-                throw RegistryError.notFound(.route(app: app, id: id))
-            }
+            let before = try self.existingRoute(app: app, id: id, in: tx)
             let stored =
                 off
                 ? try self.store.routes.switchOff(
@@ -207,6 +216,6 @@ extension RegistryService {
                 : try self.store.routes.switchOn(app: app, id: id, platform: platform, versions: versions, in: tx)
             return self.routeMutation(
                 try self.routeResource(app: app, id: id, in: tx), app: app, before: before.value, after: stored.value)
-        }.value
+        }
     }
 }
