@@ -7,7 +7,8 @@ collection on for exactly N requests of one kind on one keep-alive connection, a
 and the functions that cost most (inclusive). The few /healthz requests sent while callgrind_control
 switches instrumentation are counted too (a handful against thousands). Compare two binaries or two flag sets by running it twice.
 
-    python3 bench/callgrind.py BINARY [--requests 2000] [--kind aasa|check|table] [--] [serve flags...]
+    python3 bench/callgrind.py BINARY [--requests 2000] [--kind aasa|check|table] [--routes N --live N --urls N]
+        [--] [serve flags...]
     python3 bench/callgrind.py .build/release/routereg --kind aasa -- --access-log /tmp/a.log
 """
 
@@ -56,6 +57,10 @@ def main():
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--kind", default="aasa", choices=["aasa", "check", "table"])
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--routes", type=int, default=140, help="routes of the seeded app (make bench's Check: 1000)")
+    parser.add_argument("--live", type=int, default=5, help="live versions of the seeded app (make bench's Check: 50)")
+    parser.add_argument("--urls", type=int, default=1,
+                        help="check: cycle through this many of the bench's URLs and versions (make bench: 4096)")
     parser.add_argument("--keep", help="copy the callgrind dump here (for callgrind_annotate --tree=caller)")
     parser.add_argument("--settle", type=float, default=20,
                         help="seconds to wait after seeding (the snapshot file is written in the background)")
@@ -85,7 +90,7 @@ def main():
             if time.time() > deadline:
                 raise RuntimeError("no 'listening on'")
         client = Client(port, token)
-        plan = seed.Plan("eight", ["eight.bench.example"], route_count=140, live=5, seed=8)
+        plan = seed.Plan("eight", ["eight.bench.example"], route_count=args.routes, live=args.live, seed=8)
         seed.seed(client, plan)
         version = seed.versions(plan.live)[-1]
         if args.kind == "aasa":
@@ -94,13 +99,16 @@ def main():
         elif args.kind == "table":
             method, path, body, headers = "GET", f"/canopen/v1/{plan.app}/ios/{version}.json", None, {}
         else:
-            params = json.loads(seed.check_bodies(plan, count=1)[0])["params"]
-            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "CanOpen.Check", "params": params})
+            bodies = seed.check_bodies(plan, count=args.urls)
             method, path, headers = "POST", "/rpc", {"Content-Type": "application/json"}
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
+        sent = [0]
+
         def one():
-            connection.request(method, path, body=body, headers=headers)
+            payload = bodies[sent[0] % len(bodies)] if args.kind == "check" else body
+            sent[0] += 1
+            connection.request(method, path, body=payload, headers=headers)
             response = connection.getresponse()
             response.read()
             if response.status != 200:
