@@ -79,7 +79,10 @@ public struct ParamsContract: Sendable {
     fileprivate func admits(string value: String, node index: Int) -> Bool {
         let rule = schema.nodes[index]
         guard rule.kinds.contains(.string), rule.anyOf.isEmpty, rule.oneOf.isEmpty else { return false }
-        if rule.minLength != nil || rule.maxLength != nil {
+        // A scalar is one to four UTF-8 bytes: the byte count (O(1)) settles most length rules; the scalars
+        // are counted (a walk of the string) only when it leaves the answer open.
+        let bytes = value.utf8.count
+        if (rule.minLength.map { (bytes + 3) / 4 < $0 } ?? false) || (rule.maxLength.map { bytes > $0 } ?? false) {
             let scalars = value.unicodeScalars.count
             if let minimum = rule.minLength, scalars < minimum { return false }
             if let maximum = rule.maxLength, scalars > maximum { return false }

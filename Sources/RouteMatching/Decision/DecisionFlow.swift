@@ -49,11 +49,8 @@ package enum DecisionFlow {
             if rules.marker.firstMatch(url) != nil {
                 return Decision(decision: .openInBrowser, reason: .fallbackMarker)
             }
-            let fallback = { FallbackURL.make(original, policy: rules.fallbackPolicy) }
-            guard let index = rules.ruleSet(scope).firstMatch(url) else {
-                return decide(nil, fallbackURL: fallback())
-            }
-            return decide(rules.matchedRule(index, in: scope), fallbackURL: fallback())
+            let rule = rules.ruleSet(scope).firstMatch(url).map { rules.matchedRule($0, in: scope) }
+            return decide(rule, fallbackURL: FallbackURL.make(original, policy: rules.fallbackPolicy))
         }
         guard let scope = rules.schemeScope(url.scheme) else { return .notAssociated }
         let matchURL = schemeMatchURL(url)

@@ -26,42 +26,46 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `scheme:[//authority]path[?query][#fragment]`; nil when there is no valid scheme.
     ///
-    /// Splits on the UTF-8 bytes of the ASCII delimiters (always scalar boundaries), not on `Character`s: it
-    /// runs for every `CanOpen.Check`, and grapheme breaking was a tenth of the call's cost. A delimiter
-    /// followed by a combining mark therefore still delimits, as it does for iOS.
+    /// Splits the UTF-8 bytes on the ASCII delimiters (always scalar boundaries), not on `Character`s, and
+    /// reads them from the string's own buffer rather than through `String.UTF8View` indices: it runs for
+    /// every `CanOpen.Check`, and grapheme breaking was a tenth of the call's cost, index arithmetic on the
+    /// view a twelfth. A delimiter followed by a combining mark therefore still delimits, as it does for iOS.
     public init?(_ string: String) {
-        let utf8 = string.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let scheme = utf8[..<colon]
-        guard let first = scheme.first, Self.isAlpha(first),
-            scheme.allSatisfy({ Self.isAlpha($0) || Self.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        var text = string
+        guard let parts = text.withUTF8(Self.parts) else { return nil }
+        (scheme, host, path, query, fragment) = parts
+    }
+
+    /// The scheme, host, path, query and fragment of a whole URL's bytes; nil when it has no valid scheme.
+    private static func parts(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (scheme: String, host: String, path: String, query: String?, fragment: String?)? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isAlpha(bytes[0]),
+            bytes[..<colon].allSatisfy({ isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else { return nil }
-        var start = utf8.index(after: colon)
-        var end = utf8.endIndex
+        var start = colon + 1
+        var end = bytes.count
         var fragment: String?
-        if let hash = utf8[start..<end].firstIndex(of: UInt8(ascii: "#")) {
-            fragment = String(string[utf8.index(after: hash)..<end])
+        if let hash = bytes[start..<end].firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(decoding: bytes[(hash + 1)..<end], as: UTF8.self)
             end = hash
         }
         var query: String?
-        if let mark = utf8[start..<end].firstIndex(of: UInt8(ascii: "?")) {
-            query = String(string[utf8.index(after: mark)..<end])
+        if let mark = bytes[start..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = String(decoding: bytes[(mark + 1)..<end], as: UTF8.self)
             end = mark
         }
         var host = ""
-        let rest = utf8[start..<end]
-        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
-            let authorityStart = utf8.index(start, offsetBy: 2)
-            let authorityEnd = utf8[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
-            host = Self.hostOfAuthority(string[authorityStart..<authorityEnd])
+        if end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/") {
+            let authorityEnd = bytes[(start + 2)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            host = hostOfAuthority(bytes[(start + 2)..<authorityEnd])
             start = authorityEnd
         }
-        self.scheme =
-            scheme.allSatisfy { !Self.isUpper($0) } ? String(string[..<colon]) : String(string[..<colon]).lowercased()
-        self.host = host
-        self.path = String(string[start..<end])
-        self.query = query
-        self.fragment = fragment
+        let scheme = String(decoding: bytes[..<colon], as: UTF8.self)
+        return (
+            bytes[..<colon].contains(where: isUpper) ? scheme.lowercased() : scheme, host,
+            String(decoding: bytes[start..<end], as: UTF8.self), query, fragment
+        )
     }
 
     /// True for the schemes universal links and App Links use (`https`, `http`); `scheme` lower-cased, as
@@ -86,15 +90,14 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 
     /// Drops user info and port (an IPv6 literal keeps its brackets), then normalises.
-    private static func hostOfAuthority(_ authority: Substring) -> String {
-        let utf8 = authority.utf8
+    private static func hostOfAuthority(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         var hostPort = authority
-        if let at = utf8.lastIndex(of: UInt8(ascii: "@")) { hostPort = authority[utf8.index(after: at)...] }
-        if hostPort.utf8.first == UInt8(ascii: "["), let close = hostPort.utf8.firstIndex(of: UInt8(ascii: "]")) {
-            return String(hostPort[...close]).lowercased()
+        if let at = hostPort.lastIndex(of: UInt8(ascii: "@")) { hostPort = hostPort[(at + 1)...] }
+        if hostPort.first == UInt8(ascii: "["), let close = hostPort.firstIndex(of: UInt8(ascii: "]")) {
+            return String(decoding: hostPort[...close], as: UTF8.self).lowercased()
         }
-        if let colon = hostPort.utf8.firstIndex(of: UInt8(ascii: ":")) { hostPort = hostPort[..<colon] }
-        return normalizedHost(String(hostPort))
+        if let colon = hostPort.firstIndex(of: UInt8(ascii: ":")) { hostPort = hostPort[..<colon] }
+        return normalizedHost(String(decoding: hostPort, as: UTF8.self))
     }
 
     /// Hosts compare case-insensitively and `example.com.` is `example.com`.
