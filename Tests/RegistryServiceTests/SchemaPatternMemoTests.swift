@@ -47,9 +47,17 @@ import Testing
         #expect(short.withUnsafeBufferPointer { memo.contains($0) })
         #expect(!long.withUnsafeBufferPointer { memo.contains($0) })
         #expect(!Array("bado".utf8).withUnsafeBufferPointer { memo.contains($0) })
-        for i in 0..<RecentMatches.capacity {
-            Array("app-\(i)".utf8).withUnsafeBufferPointer { memo.insert($0) }
+        let empty: [UInt8] = []
+        empty.withUnsafeBufferPointer { memo.insert($0) }
+        #expect(!empty.withUnsafeBufferPointer { memo.contains($0) }, "an empty slot must not pass for an empty text")
+        // Many more texts than slots: the memory stays bounded, and the latest text is always remembered.
+        let many = (0..<(RecentMatches.capacity * 4)).map { Array("app-\($0)".utf8) }
+        for text in many {
+            text.withUnsafeBufferPointer { memo.insert($0) }
+            #expect(text.withUnsafeBufferPointer { memo.contains($0) })
         }
-        #expect(!short.withUnsafeBufferPointer { memo.contains($0) }, "the oldest text is replaced once full")
+        let remembered = many.filter { text in text.withUnsafeBufferPointer { memo.contains($0) } }.count
+        #expect(remembered <= RecentMatches.capacity)
+        #expect(remembered > RecentMatches.capacity / 2, "the hash spreads texts over the slots")
     }
 }

@@ -1,41 +1,42 @@
 import Synchronization
 
-/// The last few short texts a pattern accepted, so the values every call repeats (an app's name, its live
+/// Short texts a pattern accepted recently, so the values every call repeats (an app's name, its live
 /// versions) are not matched again.
 ///
 /// Why: the backtracking matcher costs about 5,000 instructions on an identifier or a version, a tenth of a
-/// whole `CanOpen.Check` call, and the same handful of values arrives on nearly every call. Only accepted
-/// texts are kept (a refusal is rare and must build its message anyway), only short ones, and only a few,
-/// replaced in turn: a lookup is a lock and a few byte comparisons, and a caller sending ever-new values
-/// gets the matcher, never an unbounded memory.
+/// whole `CanOpen.Check` call, and the same values arrive on nearly every call. Only accepted texts are kept
+/// (a refusal is rare and must build its message anyway), only short ones, in a fixed number of slots: a
+/// text's hash picks its one slot, and a later text of the same slot replaces it. A lookup is a hash, a
+/// lock and one comparison whatever the number of values in use (an app with 50 live versions kept
+/// missing a memory that held the last 16), and a caller sending ever-new values gets the matcher, never an
+/// unbounded memory.
 final class RecentMatches: Sendable {
-    static let capacity = 16
+    /// Slots (a power of two).
+    static let capacity = 256
     static let longestText = 64
 
-    private struct Slots {
-        var texts: [[UInt8]] = []
-        var next = 0
-    }
-
-    private let slots = Mutex(Slots())
+    private let slots = Mutex([[UInt8]](repeating: [], count: capacity))
 
     /// Whether `text` was accepted recently.
     func contains(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count <= Self.longestText else { return false }
-        return slots.withLock { slots in slots.texts.contains { $0.elementsEqual(text) } }
+        guard let slot = Self.slot(of: text) else { return false }
+        return slots.withLock { $0[slot].elementsEqual(text) }
     }
 
-    /// Remembers an accepted `text`, replacing the oldest once full.
+    /// Remembers an accepted `text` in its slot.
     func insert(_ text: UnsafeBufferPointer<UInt8>) {
-        guard text.count <= Self.longestText else { return }
+        guard let slot = Self.slot(of: text) else { return }
         slots.withLock { slots in
-            guard !slots.texts.contains(where: { $0.elementsEqual(text) }) else { return }
-            if slots.texts.count < Self.capacity {
-                slots.texts.append(Array(text))
-            } else {
-                slots.texts[slots.next] = Array(text)
-                slots.next = (slots.next + 1) % Self.capacity
-            }
+            if !slots[slot].elementsEqual(text) { slots[slot] = Array(text) }
         }
+    }
+
+    /// The slot of `text` (FNV-1a); nil for texts never kept: empty (an empty slot would seem to hold it) or
+    /// longer than `longestText`.
+    static func slot(of text: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !text.isEmpty, text.count <= longestText else { return nil }
+        var hash: UInt32 = 2_166_136_261
+        for byte in text { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash) & (capacity - 1)
     }
 }
