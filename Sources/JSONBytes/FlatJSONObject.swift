@@ -6,15 +6,21 @@
 public enum FlatJSONObject {
     /// The values of the members named `keys` (UTF-8), in that order, when the object in `bytes` has
     /// exactly those members, each a plain string; nil otherwise.
-    public static func strings(_ bytes: ArraySlice<UInt8>, keys: [[UInt8]]) -> [String]? {
+    public static func strings(_ slice: ArraySlice<UInt8>, keys: [[UInt8]]) -> [String]? {
+        // Read through a buffer pointer: the slice's bounds checks cost more than the reading itself.
+        slice.withUnsafeBufferPointer { strings($0, keys: keys) }
+    }
+
+    private static func strings(_ bytes: UnsafeBufferPointer<UInt8>, keys: [[UInt8]]) -> [String]? {
         var values = [String?](repeating: nil, count: keys.count)
-        var i = bytes.startIndex
-        let end = bytes.endIndex
+        var i = 0
+        let end = bytes.count
         func skipSpace() {
             while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
         }
-        /// The contents of the string starting at `i` (a quote), decoded; nil for other escapes.
-        func plainString() -> ArraySlice<UInt8>? {
+        /// The string starting at `i` (a quote): where its contents are, and their decoded bytes when they
+        /// hold an escape; nil for other escapes.
+        func plainString() -> (contents: Range<Int>, decoded: [UInt8]?)? {
             guard i < end, bytes[i] == UInt8(ascii: "\"") else { return nil }
             let start = i + 1
             var j = start
@@ -35,7 +41,7 @@ public enum FlatJSONObject {
             }
             guard j < end else { return nil }
             i = j + 1
-            return decoded.map { $0[...] } ?? bytes[start..<j]
+            return (start..<j, decoded)
         }
         skipSpace()
         guard i < end, bytes[i] == UInt8(ascii: "{") else { return nil }
@@ -50,8 +56,13 @@ public enum FlatJSONObject {
             i += 1
             skipSpace()
             guard let value = plainString() else { return nil }
-            guard let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), values[slot] == nil else { return nil }
-            values[slot] = String(decoding: value, as: UTF8.self)
+            let slot = keys.firstIndex { candidate in
+                key.decoded.map { candidate == $0 } ?? candidate.elementsEqual(bytes[key.contents])
+            }
+            guard let slot, values[slot] == nil else { return nil }
+            values[slot] =
+                value.decoded.map { String(decoding: $0, as: UTF8.self) }
+                ?? String(decoding: bytes[value.contents], as: UTF8.self)
             skipSpace()
             guard i < end else { return nil }
             if bytes[i] == UInt8(ascii: ",") {
