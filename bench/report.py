@@ -150,7 +150,8 @@ def render(results):
                 f"`wrk {s['wrk']} -d{s['duration_s']}s`, {rounds} rounds per server, the four servers of a document "
                 f"taking turns (the order reversed every other round), median of rounds. routereg as shipped: "
                 f"`routereg serve` with its defaults (`--threads` {s['threads']}), the request log to a file "
-                f"(`--access-log`). nginx as shipped: 2 workers, sendfile, open_file_cache, keepalive_requests 1M, "
+                f"(`--access-log`, emptied before each document as logrotate's copytruncate would: each nginx starts "
+                f"with a fresh log). nginx as shipped: 2 workers, sendfile, open_file_cache, keepalive_requests 1M, "
                 f"reuseport, its default combined access log to a file, serving the bytes routereg serves for the "
                 f"same host.", "",
                 "| server, document | rps (median) | p50 ms | p99 ms | rps per round | errors | CPU µs per request |",
