@@ -76,9 +76,7 @@ final class ServerCore: Sendable {
     private func appendRequestID(_ number: UInt64, to line: inout LogLineBuffer) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: requestIDPrefix.count + 16) { scratch in
             let count = writeRequestID(number, into: scratch)
-            line.bytes.append(UInt8(ascii: "\""))
-            line.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
-            line.bytes.append(UInt8(ascii: "\""))
+            line.string(utf8: UnsafeBufferPointer(rebasing: scratch[..<count]))
         }
     }
 
@@ -92,12 +90,9 @@ final class ServerCore: Sendable {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             routereg_mhd_client_address(exchange.connection, buffer.baseAddress, buffer.count)
             let length = strlen(buffer.baseAddress!)
-            // Dotted decimal or IPv6 text: nothing to escape.
-            line.bytes.append(UInt8(ascii: "\""))
             buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: length) {
-                line.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+                line.string(utf8: UnsafeBufferPointer(start: $0, count: length))
             }
-            line.bytes.append(UInt8(ascii: "\""))
         }
     }
 

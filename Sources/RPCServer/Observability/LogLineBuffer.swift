@@ -39,6 +39,11 @@ struct LogLineBuffer {
         JSONString.append(value, to: &bytes)
     }
 
+    /// The UTF-8 bytes `utf8` as a JSON string, escaped the same way.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        JSONString.append(utf8: utf8, to: &bytes)
+    }
+
     /// A non-negative integer in decimal.
     mutating func integer(_ value: Int) {
         guard value > 0 else {
