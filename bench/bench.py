@@ -180,11 +180,21 @@ class Registry:
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
+# What the tuned nginx adds to the settings Debian ships, by placeholder of nginx.conf.template.
+NGINX_TUNING = {
+    "EVENTS_TUNING": "multi_accept on;",
+    "HTTP_TUNING": "keepalive_requests 1000000; open_file_cache max=1000 inactive=60s; "
+                   "open_file_cache_valid 60s; open_file_cache_min_uses 1; open_file_cache_errors on;",
+    "LISTEN_TUNING": " reuseport",
+}
+
+
 class Nginx:
     """nginx serving files from a temporary root with the configuration in bench/nginx.conf.template."""
 
-    def __init__(self, files, access_log=True):
-        """`access_log`: nginx as shipped (its default combined access log, to a file); else `access_log off`."""
+    def __init__(self, files, access_log=True, tuned=False):
+        """`access_log`: nginx's default combined access log, to a file; else `access_log off`. `tuned`: with
+        NGINX_TUNING added to the settings Debian ships (see nginx.conf.template)."""
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="nginx-", dir=RESULTS)
         os.chmod(self.dir, 0o755)
@@ -204,6 +214,8 @@ class Nginx:
             user = f"user {pwd.getpwuid(0).pw_name} {grp.getgrgid(0).gr_name};"
         config = template.replace("{{DIR}}", self.dir).replace("{{PORT}}", str(self.port))
         config = config.replace("{{USER_DIRECTIVE}}", user)
+        for name, value in NGINX_TUNING.items():
+            config = config.replace("{{" + name + "}}", value if tuned else "")
         self.access_log = os.path.join(self.dir, "access.log") if access_log else None
         config = config.replace("{{ACCESS_LOG}}", f"access_log {self.access_log} combined;" if access_log
                                 else "access_log off;")
@@ -221,6 +233,12 @@ class Nginx:
                 if time.time() > deadline or self.process.proc.poll() is not None:
                     raise RuntimeError(f"nginx did not start; see {self.dir}/error.log")
                 time.sleep(0.1)
+
+    def check_serves(self, url_path, data):
+        """Raises unless nginx answers `url_path` with exactly `data`."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{url_path}", timeout=10) as response:
+            if response.read() != data:
+                raise RuntimeError(f"nginx serves different bytes at {url_path}")
 
     def stop(self):
         self.process.stop(timeout=20)
@@ -364,35 +382,38 @@ def alternate_targets(targets, rounds, duration, label, pids=None):
 
 
 def phase_aasa(registry, quiet, documents, rounds, duration):
-    """Each document served by four servers, rounds alternating: routereg as shipped (request log to a file)
-    against nginx as shipped (combined access log to a file), and routereg --quiet against nginx with
-    access_log off."""
+    """Each document served by five servers, rounds alternating: routereg as shipped (request log to a file)
+    against nginx as shipped (Debian's settings, combined access log to a file) and nginx tuned with the same
+    log; routereg --quiet against nginx tuned with access_log off."""
     results = {}
     url_path = "/.well-known/apple-app-site-association"
     for host, document in documents.items():
         registry.rotate_log()
-        with_log = Nginx({url_path: document["bytes"]}, access_log=True)
-        without_log = Nginx({url_path: document["bytes"]}, access_log=False)
+        nginxes = {"nginx": Nginx({url_path: document["bytes"]}),
+                   "nginx_tuned": Nginx({url_path: document["bytes"]}, tuned=True),
+                   "nginx_off": Nginx({url_path: document["bytes"]}, access_log=False, tuned=True)}
         try:
-            for server in (with_log, without_log):
-                with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{url_path}", timeout=10) as response:
-                    if response.read() != document["bytes"]:
-                        raise RuntimeError("nginx serves different bytes")
+            for server in nginxes.values():
+                server.check_serves(url_path, document["bytes"])
             _, _, quiet_bytes = quiet.client.get(url_path, host)
             if quiet_bytes != document["bytes"]:
                 raise RuntimeError(f"the --quiet server serves other bytes for {host}")
-            servers = {"nginx": with_log.port, "routereg": registry.port, "nginx_off": without_log.port,
-                       "quiet": quiet.port}
-            pids = {"nginx": with_log.process.pid, "routereg": registry.process.pid,
-                    "nginx_off": without_log.process.pid, "quiet": quiet.process.pid}
-            runs = alternate(servers, rounds, duration, f"AASA {host} ({len(document['bytes'])} B)", url_path,
-                             env={"BENCH_HOST": host}, pids=pids)
+            # nginx and routereg as shipped next to each other, whichever way a round runs.
+            order = ("nginx", "routereg", "nginx_tuned", "nginx_off", "quiet")
+            ports = {"routereg": registry.port, "quiet": quiet.port}
+            pids = {"routereg": registry.process.pid, "quiet": quiet.process.pid}
+            for name, server in nginxes.items():
+                ports[name], pids[name] = server.port, server.process.pid
+            runs = alternate({name: ports[name] for name in order}, rounds, duration,
+                             f"AASA {host} ({len(document['bytes'])} B)", url_path, env={"BENCH_HOST": host},
+                             pids=pids)
         finally:
-            with_log.stop()
-            without_log.stop()
+            for server in nginxes.values():
+                server.stop()
         r = {"bytes": len(document["bytes"])}
         r.update({name: summarize(value) for name, value in runs.items()})
         r["ratio"] = r["routereg"]["rps"] / r["nginx"]["rps"]
+        r["tuned_ratio"] = r["routereg"]["rps"] / r["nginx_tuned"]["rps"]
         r["quiet_ratio"] = r["quiet"]["rps"] / r["nginx_off"]["rps"]
         r["log_cost"] = 1 - r["routereg"]["rps"] / r["quiet"]["rps"]
         results[host] = r
@@ -400,27 +421,29 @@ def phase_aasa(registry, quiet, documents, rounds, duration):
 
 
 def phase_table(registry, plan, rounds, duration):
-    """GET of a version's canOpen table from routereg (as shipped) against nginx (as shipped) serving the same
-    bytes at the same path."""
+    """GET of a version's canOpen table from routereg (as shipped) against nginx, as shipped and tuned (both
+    with their access log), serving the same bytes at the same path."""
     version = seed.versions(plan.live)[-1]
     path = f"/canopen/v1/{plan.app}/ios/{version}.json"
     # A fresh connection: the client's keep-alive one may have timed out during the AASA rounds.
     with urllib.request.urlopen(f"http://127.0.0.1:{registry.port}{path}", timeout=10) as response:
         headers, body = dict(response.getheaders()), response.read()
     registry.rotate_log()
-    nginx = Nginx({path: body}, access_log=True)
+    nginx, tuned = Nginx({path: body}), Nginx({path: body}, tuned=True)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{path}", timeout=10) as response:
-            if response.read() != body:
-                raise RuntimeError("nginx serves different table bytes")
-        runs = alternate({"nginx": nginx.port, "routereg": registry.port}, rounds, duration,
-                         f"table GET ({len(body)} B)", path,
-                         pids={"nginx": nginx.process.pid, "routereg": registry.process.pid})
+        nginx.check_serves(path, body)
+        tuned.check_serves(path, body)
+        runs = alternate({"nginx": nginx.port, "routereg": registry.port, "nginx_tuned": tuned.port}, rounds,
+                         duration, f"table GET ({len(body)} B)", path,
+                         pids={"nginx": nginx.process.pid, "routereg": registry.process.pid,
+                               "nginx_tuned": tuned.process.pid})
     finally:
         nginx.stop()
+        tuned.stop()
     result = {"bytes": len(body), "path": path, "etag": headers.get("ETag"), "routes": plan.route_count}
     result.update({name: summarize(value) for name, value in runs.items()})
     result["ratio"] = result["routereg"]["rps"] / result["nginx"]["rps"]
+    result["tuned_ratio"] = result["routereg"]["rps"] / result["nginx_tuned"]["rps"]
     return result
 
 
@@ -453,8 +476,9 @@ def phase_threads(binary, plan_factory, counts, rounds, duration):
 
 
 def phase_check(registry, plan, document, rounds, duration):
-    """`CanOpen.Check` on routereg as shipped, rounds alternating with nginx as shipped serving `document`
-    (the 8 KB AASA: the baseline issue 15 measured Check against), then the `CanOpen.GetTable` 304 path."""
+    """`CanOpen.Check` on routereg as shipped, rounds alternating with nginx as shipped and tuned (both with
+    their access log) serving `document` (the 8 KB AASA: the baseline issue 15 measured Check against), then
+    the `CanOpen.GetTable` 304 path."""
     bodies_file = os.path.join(RESULTS, "check-bodies.jsonl")
     bodies = seed.check_bodies(plan)
     with open(bodies_file, "w") as f:
@@ -485,25 +509,28 @@ def phase_check(registry, plan, document, rounds, duration):
 
     url_path = "/.well-known/apple-app-site-association"
     registry.rotate_log()
-    nginx = Nginx({url_path: document["bytes"]}, access_log=True)
+    nginx, tuned = Nginx({url_path: document["bytes"]}), Nginx({url_path: document["bytes"]}, tuned=True)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{nginx.port}{url_path}", timeout=10) as response:
-            if response.read() != document["bytes"]:
-                raise RuntimeError("nginx serves different bytes")
+        nginx.check_serves(url_path, document["bytes"])
+        tuned.check_serves(url_path, document["bytes"])
         targets = {"nginx": (nginx.port, url_path, None),
-                   "check": (registry.port, "/rpc", {"BENCH_BODIES": bodies_file})}
+                   "check": (registry.port, "/rpc", {"BENCH_BODIES": bodies_file}),
+                   "nginx_tuned": (tuned.port, url_path, None)}
         runs = alternate_targets(targets, rounds, duration, "CanOpen.Check vs nginx GET",
-                                 pids={"nginx": nginx.process.pid, "check": registry.process.pid})
+                                 pids={"nginx": nginx.process.pid, "check": registry.process.pid,
+                                       "nginx_tuned": tuned.process.pid})
     finally:
         nginx.stop()
+        tuned.stop()
     table_runs = []
     for r in range(max(2, rounds - 2)):
         result = wrk(f"http://127.0.0.1:{registry.port}/rpc", duration, env={"BENCH_BODIES": gettable_file})
         table_runs.append(result)
         log(f"CanOpen.GetTable 304 round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms")
-    check, baseline = summarize(runs["check"]), summarize(runs["nginx"])
-    return {"check": check, "nginx": baseline, "nginxBytes": len(document["bytes"]),
-            "ratio": check["rps"] / baseline["rps"], "getTable304": summarize(table_runs),
+    check, baseline, tuned = (summarize(runs[name]) for name in ("check", "nginx", "nginx_tuned"))
+    return {"check": check, "nginx": baseline, "nginx_tuned": tuned, "nginxBytes": len(document["bytes"]),
+            "ratio": check["rps"] / baseline["rps"], "tuned_ratio": check["rps"] / tuned["rps"],
+            "getTable304": summarize(table_runs),
             "decisionMix": decisions, "tableJSONBytes": table_bytes, "urls": len(bodies),
             "routes": plan.route_count, "live": plan.live}
 
