@@ -37,31 +37,61 @@ public enum JSONString {
 
     /// Appends the UTF-8 bytes `utf8` as a JSON string.
     public static func append(utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+        write(utf8: utf8, to: &out)
+    }
+
+    /// Writes the UTF-8 bytes `utf8` as a JSON string to `out`, whatever buffer it is (the request log builds
+    /// its lines in memory of its own).
+    @inlinable
+    public static func write<Sink: JSONByteSink>(utf8: UnsafeBufferPointer<UInt8>, to out: inout Sink) {
+        out.writeByte(UInt8(ascii: "\""))
         // Most values (paths, URLs, ids, ETags) need no escape: checked, then copied whole (a profile of
         // CanOpen.Check had a byte-by-byte append at 5 % of the call).
         guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            out.append(contentsOf: utf8)
-            out.append(UInt8(ascii: "\""))
+            out.writeBytes(utf8)
+            out.writeByte(UInt8(ascii: "\""))
             return
         }
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                out.writeByte(UInt8(ascii: "\\"))
+                out.writeByte(byte)
+            case 0x0A: writeEscape(UInt8(ascii: "n"), to: &out)
+            case 0x0D: writeEscape(UInt8(ascii: "r"), to: &out)
+            case 0x09: writeEscape(UInt8(ascii: "t"), to: &out)
             case 0..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            default: out.append(byte)
+                writeEscape(UInt8(ascii: "u"), to: &out)
+                out.writeByte(UInt8(ascii: "0"))
+                out.writeByte(UInt8(ascii: "0"))
+                out.writeByte(hexDigit(byte >> 4))
+                out.writeByte(hexDigit(byte & 0xF))
+            default: out.writeByte(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
+        out.writeByte(UInt8(ascii: "\""))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    @inlinable
+    static func writeEscape<Sink: JSONByteSink>(_ letter: UInt8, to out: inout Sink) {
+        out.writeByte(UInt8(ascii: "\\"))
+        out.writeByte(letter)
+    }
+
+    /// The lower-case hex digit of `nibble` (0…15).
+    @inlinable
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
+
+/// A byte buffer `JSONString` writes to.
+public protocol JSONByteSink {
+    mutating func writeByte(_ byte: UInt8)
+    mutating func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension Array: JSONByteSink where Element == UInt8 {
+    @inlinable public mutating func writeByte(_ byte: UInt8) { append(byte) }
+    @inlinable public mutating func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 }

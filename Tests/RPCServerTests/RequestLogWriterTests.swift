@@ -200,6 +200,43 @@ struct RequestLogWriterTests {
         #expect(String(decoding: text, as: UTF8.self) == date.formatted(style))
     }
 
+    @Test("a line longer than the thread's buffer grows it; a line logged inside another's body does not touch it")
+    func longAndNestedLines() throws {
+        let lines = LogLines()
+        let log = RequestLog.custom { lines.append($0) }
+        // Around the buffer's first size, past it, and past what the thread keeps after a line.
+        let lengths = [10, LogLineStorage.initialCapacity - 20, LogLineStorage.initialCapacity * 3, 70_000, 5, 200_000, 7]
+        for length in lengths {
+            log.line { line in
+                line.key("path", first: true)
+                line.string("/\"" + String(repeating: "é", count: length / 2) + "\n")
+                line.key("n")
+                line.integer(-length)
+            }
+        }
+        log.line { line in
+            line.key("outer", first: true)
+            line.string(String(repeating: "o", count: 300))
+            log.line { inner in
+                inner.key("inner", first: true)
+                inner.string(String(repeating: "i", count: 2_000))
+            }
+            line.key("after")
+            line.integer(1)
+        }
+        let all = lines.all
+        try #require(all.count == lengths.count + 2)
+        for (line, length) in zip(all, lengths) {
+            let value = try Self.object(line)
+            #expect(value["path"]?.stringValue == "/\"" + String(repeating: "é", count: length / 2) + "\n")
+            #expect(value["n"]?.int == -length)
+        }
+        #expect(try Self.object(all[lengths.count])["inner"]?.stringValue == String(repeating: "i", count: 2_000))
+        let outer = try Self.object(all[lengths.count + 1])
+        #expect(outer["outer"]?.stringValue == String(repeating: "o", count: 300))
+        #expect(outer["after"]?.int == 1)
+    }
+
     @Test("durations and integers are formatted as JSON numbers")
     func numbers() throws {
         let lines = LogLines()

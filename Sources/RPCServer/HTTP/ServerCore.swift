@@ -277,12 +277,12 @@ final class ServerCore: Sendable {
             line.string(exchange.path)
             if !exchange.rpcMethods.isEmpty {
                 line.key("rpc")
-                line.bytes.append(UInt8(ascii: "["))
+                line.writeByte(UInt8(ascii: "["))
                 for (index, method) in exchange.rpcMethods.enumerated() {
-                    if index > 0 { line.bytes.append(UInt8(ascii: ",")) }
+                    if index > 0 { line.writeByte(UInt8(ascii: ",")) }
                     line.string(method)
                 }
-                line.bytes.append(UInt8(ascii: "]"))
+                line.writeByte(UInt8(ascii: "]"))
             }
             line.key("status")
             line.integer(exchange.status)

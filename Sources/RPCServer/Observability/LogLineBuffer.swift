@@ -2,52 +2,96 @@ import Foundation
 import JSONBytes
 import Synchronization
 
-/// A log line being built, as bytes, in a buffer reused by its thread: formatting a line allocates nothing
-/// once the thread has logged its first one.
+/// A log line being built, as bytes, in memory its thread reuses: formatting a line allocates nothing once
+/// the thread's buffer has grown to its longest line.
 ///
-/// A value type written through `inout`: appending to an array held by a class would pay an exclusivity
-/// check per byte. The thread's storage (`LogLineStorage`) lends its array for the line and takes it back.
-struct LogLineBuffer {
-    var bytes: [UInt8]
+/// The bytes are written through a cursor into raw memory the thread's storage (`LogLineStorage`) lends for
+/// the line: an append is a bounds check and a copy. Appending to a `[UInt8]` paid the array's uniqueness and
+/// capacity checks on every call, about a hundred instructions for each of a line's fifteen appends. Only
+/// `withCurrent` makes one, and lends it `inout` to one line's body: a copy would point at memory the
+/// original may reallocate.
+struct LogLineBuffer: JSONByteSink {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The bytes written so far.
+    private(set) var count = 0
     /// The thread's storage, which keeps the timestamp text of the current millisecond.
     let storage: LogLineStorage
 
-    /// Formats a line with `body` in this thread's buffer and hands its bytes and the thread's log shard
-    /// (`LogLineStorage.shard`) to `use`.
-    static func withCurrent<Result>(_ body: (inout LogLineBuffer) -> Void, _ use: ([UInt8], Int) -> Result) -> Result {
-        let storage = LogLineStorage.current
-        var line = LogLineBuffer(bytes: storage.take(), storage: storage)
-        body(&line)
-        defer { storage.give(back: line.bytes) }
-        return use(line.bytes, storage.shard)
+    private init(storage: LogLineStorage) {
+        self.storage = storage
+        (base, capacity) = storage.take()
     }
 
+    /// Formats a line with `body` in this thread's buffer and hands its bytes and the thread's log shard
+    /// (`LogLineStorage.shard`) to `use`.
+    static func withCurrent<Result>(
+        _ body: (inout LogLineBuffer) -> Void, _ use: (UnsafeRawBufferPointer, Int) -> Result
+    ) -> Result {
+        let storage = LogLineStorage.current
+        var line = LogLineBuffer(storage: storage)
+        body(&line)
+        defer { storage.give(back: line.base, capacity: line.capacity) }
+        return use(UnsafeRawBufferPointer(start: line.base, count: line.count), storage.shard)
+    }
+
+    @inline(__always)
+    mutating func writeByte(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if capacity - count < bytes.count { grow(toHold: count + bytes.count) }
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, capacity * 2))
+        grown.initialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = max(needed, capacity * 2)
+    }
+
+    @inline(__always)
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { writeBytes($0) }
     }
 
     /// `"key":` (keys are plain ASCII, never escaped).
+    @inline(__always)
     mutating func key(_ name: StaticString, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
+        append(first ? "\"" : ",\"")
         append(name)
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        append("\":")
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped; other UTF-8 as it is.
     mutating func string(_ value: String) {
-        JSONString.append(value, to: &bytes)
+        var value = value
+        value.withUTF8 { JSONString.write(utf8: $0, to: &self) }
     }
 
     /// The UTF-8 bytes `utf8` as a JSON string, escaped the same way.
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
-        JSONString.append(utf8: utf8, to: &bytes)
+        JSONString.write(utf8: utf8, to: &self)
     }
 
     /// A non-negative integer in decimal.
     mutating func integer(_ value: Int) {
         guard value > 0 else {
-            if value == 0 { bytes.append(UInt8(ascii: "0")) } else { bytes.append(contentsOf: String(value).utf8) }
+            if value == 0 {
+                writeByte(UInt8(ascii: "0"))
+            } else {
+                var text = String(value)
+                text.withUTF8 { writeBytes($0) }
+            }
             return
         }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for any Int's digits
@@ -59,7 +103,8 @@ struct LogLineBuffer {
                 scratch[24 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             }
-            bytes.append(contentsOf: scratch[(24 - count)...])
+            let written = UnsafeRawBufferPointer(rebasing: scratch[(24 - count)...])
+            writeBytes(written.assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -67,11 +112,11 @@ struct LogLineBuffer {
     mutating func milliseconds(nanos: UInt64) {
         let micros = Int(nanos / 1000)
         integer(micros / 1000)
-        bytes.append(UInt8(ascii: "."))
+        writeByte(UInt8(ascii: "."))
         let fraction = micros % 1000
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        writeByte(UInt8(ascii: "0") + UInt8(fraction / 100))
+        writeByte(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        writeByte(UInt8(ascii: "0") + UInt8(fraction % 10))
     }
 
     /// The current time as a quoted ISO 8601 UTC timestamp with milliseconds (`"2026-12-01T14:33:36.123Z"`).
@@ -79,9 +124,9 @@ struct LogLineBuffer {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let millis = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-        bytes.append(UInt8(ascii: "\""))
-        storage.appendStamp(millis: millis, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        writeByte(UInt8(ascii: "\""))
+        storage.withStamp(millis: millis) { writeBytes($0) }
+        writeByte(UInt8(ascii: "\""))
     }
 
     /// Writes `millis` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 bytes) into `out`.
@@ -132,9 +177,15 @@ struct LogLineBuffer {
 /// instead of formatting the date again (no `Date`, no `ISO8601FormatStyle`, which cost more than the rest
 /// of the line). Only its own thread touches it (it is found through a pthread key).
 final class LogLineStorage {
-    private var buffer: [UInt8] = []
+    /// The line memory kept between lines; nil while it is lent.
+    private var kept: (base: UnsafeMutablePointer<UInt8>, capacity: Int)?
     private var stampMillis: Int64 = -1
     private var stamp: [UInt8] = Array(repeating: 0, count: 24)
+
+    /// A new line starts with room for this many bytes; memory grown past `largestKept` (a line with a huge
+    /// path or error) is freed after its line rather than kept for the thread's life.
+    static let initialCapacity = 512
+    static let largestKept = 64 << 10
 
     /// This thread's shard of every `LogWriter` queue: threads are numbered as they first log, so the
     /// server's threads each get their own.
@@ -143,9 +194,10 @@ final class LogLineStorage {
     private static let threadsSeen = Atomic<Int>(0)
 
     private init() {
-        buffer.reserveCapacity(512)
         shard = Self.threadsSeen.add(1, ordering: .relaxed).oldValue
     }
+
+    deinit { kept?.base.deallocate() }
 
     /// This thread's storage.
     static var current: LogLineStorage {
@@ -168,21 +220,33 @@ final class LogLineStorage {
         return key
     }()
 
-    /// The buffer, empty, lent to one line (the storage holds none meanwhile, so it is never shared).
-    func take() -> [UInt8] {
-        var lent: [UInt8] = []
-        swap(&lent, &buffer)
-        lent.removeAll(keepingCapacity: true)
+    /// The kept memory, lent to one line: the storage holds none meanwhile, so a line formatted while
+    /// another is (a log call inside a line's body) gets memory of its own instead of writing over it.
+    func take() -> (base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        guard let lent = kept else {
+            return (UnsafeMutablePointer<UInt8>.allocate(capacity: Self.initialCapacity), Self.initialCapacity)
+        }
+        kept = nil
         return lent
     }
 
-    func give(back bytes: [UInt8]) { buffer = bytes }
+    /// Takes the memory back after its line, kept for the next unless the storage already holds some or it
+    /// grew past `largestKept`.
+    func give(back base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        if kept == nil && capacity <= Self.largestKept {
+            kept = (base, capacity)
+        } else {
+            base.deallocate()
+        }
+    }
 
-    func appendStamp(millis: Int64, to bytes: inout [UInt8]) {
+    /// Calls `body` with the text of `millis` (see `LogLineBuffer.format`), formatted only when the
+    /// millisecond changed.
+    func withStamp(millis: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if millis != stampMillis {
             stampMillis = millis
             LogLineBuffer.format(millis: millis, into: &stamp)
         }
-        bytes.append(contentsOf: stamp)
+        stamp.withUnsafeBufferPointer(body)
     }
 }

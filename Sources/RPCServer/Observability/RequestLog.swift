@@ -85,17 +85,17 @@ public struct RequestLog: Sendable {
         case .sink(let sink):
             LogLineBuffer.withCurrent(
                 { line in
-                    line.bytes.append(UInt8(ascii: "{"))
+                    line.writeByte(UInt8(ascii: "{"))
                     body(&line)
-                    line.bytes.append(UInt8(ascii: "}"))
+                    line.writeByte(UInt8(ascii: "}"))
                 }, { bytes, _ in sink(String(decoding: bytes, as: UTF8.self)) })
         case .writer(let writer):
             LogLineBuffer.withCurrent(
                 { line in
-                    line.bytes.append(UInt8(ascii: "{"))
+                    line.writeByte(UInt8(ascii: "{"))
                     body(&line)
-                    line.bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
-                }, { bytes, shard in bytes.withUnsafeBytes { writer.enqueue($0, shard: shard) } })
+                    line.append("}\n")
+                }, { bytes, shard in writer.enqueue(bytes, shard: shard) })
         }
     }
 }
