@@ -398,8 +398,9 @@ def phase_aasa(registry, quiet, documents, rounds, duration):
             _, _, quiet_bytes = quiet.client.get(url_path, host)
             if quiet_bytes != document["bytes"]:
                 raise RuntimeError(f"the --quiet server serves other bytes for {host}")
-            # nginx and routereg as shipped next to each other, whichever way a round runs.
-            order = ("nginx", "routereg", "nginx_tuned", "nginx_off", "quiet")
+            # Each pair a target compares runs back to back, whichever way a round goes: nginx as shipped and
+            # routereg, routereg and --quiet (the log's cost), --quiet and nginx with access_log off.
+            order = ("nginx_tuned", "nginx", "routereg", "quiet", "nginx_off")
             ports = {"routereg": registry.port, "quiet": quiet.port}
             pids = {"routereg": registry.process.pid, "quiet": quiet.process.pid}
             for name, server in nginxes.items():
