@@ -104,7 +104,13 @@ enum RequestTarget {
     static func holdsNUL(
         url: UnsafePointer<CChar>?, rawLength: Int?, version: UnsafePointer<CChar>?, path: String
     ) -> Bool {
-        if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return true }
+        let isControl: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F }
+        // Scanned in the string's own buffer: stepping its UTF-8 view cost ~30 instructions a byte.
+        if path.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isControl) })
+            ?? path.utf8.contains(where: isControl)
+        {
+            return true
+        }
         guard let url, let rawLength, let version else { return false }
         if rawLength < 0 { return true }
         let span = url.distance(to: version) - 1
