@@ -187,15 +187,11 @@ final class LogLineStorage {
     static let initialCapacity = 512
     static let largestKept = 64 << 10
 
-    /// This thread's shard of every `LogWriter` queue: threads are numbered as they first log, so the
-    /// server's threads each get their own.
-    let shard: Int
+    /// This thread's shard of every `LogWriter` queue (`ThreadSlot`), so the server's threads each get
+    /// their own.
+    let shard = ThreadSlot.current
 
-    private static let threadsSeen = Atomic<Int>(0)
-
-    private init() {
-        shard = Self.threadsSeen.add(1, ordering: .relaxed).oldValue
-    }
+    private init() {}
 
     deinit { kept?.base.deallocate() }
 

@@ -1,0 +1,24 @@
+import Foundation
+import Synchronization
+
+/// A small number for the calling thread, fixed when the thread first asks: threads are numbered in the
+/// order they ask, so the server's few request threads each pick their own shard of a per-thread structure
+/// (the log's queue, the metrics' counters) by taking it modulo the shard count.
+enum ThreadSlot {
+    /// The calling thread's number (from 0).
+    static var current: Int {
+        if let raw = pthread_getspecific(key) { return Int(bitPattern: raw) - 1 }
+        let number = next.add(1, ordering: .relaxed).oldValue
+        // Stored plus one: a thread that never asked reads nil.
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: number + 1))
+        return number
+    }
+
+    private static let next = Atomic<Int>(0)
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+}
