@@ -7,8 +7,14 @@
 public enum JSONString {
     /// Appends `value`, quoted and escaped, to `out`.
     public static func append(_ value: String, to out: inout [UInt8]) {
+        write(value, to: &out)
+    }
+
+    /// Writes `value`, quoted and escaped, to `out`, whatever buffer it is.
+    @inlinable
+    public static func write<Sink: JSONByteSink>(_ value: String, to out: inout Sink) {
         var value = value
-        value.withUTF8 { append(utf8: $0, to: &out) }
+        value.withUTF8 { write(utf8: $0, to: &out) }
     }
 
     /// Appends `value` quoted and escaped when it is printable ASCII (U+0020…U+007E); otherwise appends

@@ -52,11 +52,11 @@ struct LogLineBuffer: JSONByteSink {
 
     @inline(never)
     private mutating func grow(toHold needed: Int) {
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, capacity * 2))
+        capacity = max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         grown.initialize(from: base, count: count)
         base.deallocate()
         base = grown
-        capacity = max(needed, capacity * 2)
     }
 
     @inline(__always)
@@ -74,8 +74,7 @@ struct LogLineBuffer: JSONByteSink {
 
     /// A JSON string: quotes, backslashes and control characters escaped; other UTF-8 as it is.
     mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { JSONString.write(utf8: $0, to: &self) }
+        JSONString.write(value, to: &self)
     }
 
     /// The UTF-8 bytes `utf8` as a JSON string, escaped the same way.

@@ -11,7 +11,7 @@ import Synchronization
 /// the request a futex call, and the writer, always caught up, a `write(2)` per line or two (28,023 writes
 /// for 43,342 lines, counted with strace). A queue half full wakes it at once.
 ///
-/// The queue is split in `shardCount` shards and each thread appends to its own (`LogLineStorage.shard`):
+/// The queue is split in `ThreadSlot.shardCount` shards and each thread appends to its own (`LogLineStorage.shard`):
 /// with one queue for every thread, its lock and tail moved between the cores on every request, and
 /// `enqueue` was the costliest function of the log path (perf, AASA GET at 64 connections).
 ///
@@ -23,7 +23,6 @@ final class LogWriter: Sendable {
     typealias Output = @Sendable (UnsafeRawBufferPointer) -> Bool
 
     /// Shards per writer: above the server's thread count, so threads seldom share one.
-    static let shardCount = 8
 
     private struct Queue {
         var pending: [UInt8] = []
@@ -58,7 +57,7 @@ final class LogWriter: Sendable {
         self.capacity = capacity
         self.output = output
         self.interval = interval
-        shards = (0..<Self.shardCount).map { _ in Shard() }
+        shards = (0..<ThreadSlot.shardCount).map { _ in Shard() }
         let thread = Thread { [self] in run() }
         thread.name = "routereg-log"
         thread.start()
@@ -72,7 +71,7 @@ final class LogWriter: Sendable {
     func enqueue(_ line: UnsafeRawBufferPointer, shard: Int) {
         let half = capacity / 2
         let capacity = capacity
-        let crossedHalf = shards[shard & (Self.shardCount - 1)].queue.withLock { queue in
+        let crossedHalf = shards[shard & (ThreadSlot.shardCount - 1)].queue.withLock { queue in
             guard !queue.closed, queue.pending.count + line.count <= capacity else {
                 queue.dropped += 1
                 return false

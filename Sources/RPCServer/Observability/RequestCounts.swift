@@ -7,7 +7,7 @@ struct RequestCounts {
     struct Handler {
         let label: String
         var codes: [(code: Int, count: Int)] = []
-        var latency = ServerMetrics.Histogram(buckets: Array(repeating: 0, count: ServerMetrics.bounds.count))
+        var latency = ServerMetrics.Histogram.empty
 
         mutating func count(code: Int) {
             if let index = codes.firstIndex(where: { $0.code == code }) {
@@ -46,7 +46,7 @@ struct RequestCounts {
                 for (code, count) in handler.codes {
                     http[ServerMetrics.HTTPKey(handler: handler.label, code: code), default: 0] += count
                 }
-                latency[handler.label, default: Handler(label: handler.label).latency].add(handler.latency)
+                latency[handler.label, default: .empty].add(handler.latency)
             }
         }
         return (http, rpc, latency)

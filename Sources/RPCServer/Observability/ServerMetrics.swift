@@ -40,6 +40,9 @@ public final class ServerMetrics: Sendable {
             sum += seconds
         }
 
+        /// No observations yet.
+        static var empty: Histogram { Histogram(buckets: Array(repeating: 0, count: ServerMetrics.bounds.count)) }
+
         mutating func add(_ other: Histogram) {
             for index in buckets.indices { buckets[index] += other.buckets[index] }
             count += other.count
@@ -68,10 +71,10 @@ public final class ServerMetrics: Sendable {
 
     private let state = Mutex(State())
     private let inFlight = Atomic<Int>(0)
-    private let shards: [CountShard] = (0..<8).map { _ in CountShard() }
+    private let shards: [CountShard] = (0..<ThreadSlot.shardCount).map { _ in CountShard() }
 
     /// The calling thread's shard.
-    private var shard: CountShard { shards[ThreadSlot.current & (shards.count - 1)] }
+    private var shard: CountShard { shards[ThreadSlot.currentShard] }
 
     public init() {}
 
