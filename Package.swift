@@ -40,10 +40,19 @@ let package = Package(
         ),
         // Use cases and the in-memory snapshot.
         .target(name: "RegistryService", dependencies: ["RouteCore", "RouteStore"], swiftSettings: swiftSettings),
-        // libmicrohttpd transport, JSON-RPC 2.0, auth, well-known files, metrics.
+        // The HTTP layer: the libmicrohttpd transport, a router built once at start, middleware (request guard,
+        // request log, metrics, deadlines, bearer credentials), static documents. Knows no application.
+        .target(name: "HTTPServing", dependencies: ["CMicroHTTPD", "JSONBytes"], swiftSettings: swiftSettings),
+        // The JSON-RPC 2.0 engine: envelope, batches, dispatch over a method table, the params contract compiled
+        // from an OpenRPC document, errors through its own protocol. Knows no application.
+        .target(name: "JSONRPC", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
+        // The registry's API: its routes on the router (the one file of path literals), its methods on the
+        // engine, the well-known files, canOpen tables, the console, health and metrics.
         .target(
-            name: "RPCServer",
-            dependencies: ["CMicroHTTPD", "JSONBytes", "RouteCore", "RegistryService"],
+            name: "RegistryAPI",
+            dependencies: [
+                "HTTPServing", "JSONRPC", "JSONBytes", "RouteCore", "RegistryService", "RegistryConsole",
+            ],
             // The OpenRPC document, the single source of truth of the API; Schema/registry.openrpc.json links to it.
             resources: [.copy("Resources/registry.openrpc.json")],
             swiftSettings: swiftSettings
@@ -51,13 +60,13 @@ let package = Package(
         // Test helpers: a throwaway PostgreSQL per run, a database per suite, an in-process server.
         .target(
             name: "RegistryTesting",
-            dependencies: ["RouteStore", "RegistryService", "RPCServer", "ProcessSpawn"],
+            dependencies: ["RouteStore", "RegistryService", "RegistryAPI", "ProcessSpawn"],
             swiftSettings: swiftSettings
         ),
         // The web console's static files (Files/), compiled into the binary and served at /console/ from memory.
         .target(
             name: "RegistryConsole",
-            dependencies: ["RouteCore", "RPCServer"],
+            dependencies: ["RouteCore", "HTTPServing"],
             resources: [.embedInCode("Files")],
             swiftSettings: swiftSettings
         ),
@@ -65,8 +74,8 @@ let package = Package(
         .executableTarget(
             name: "routereg",
             dependencies: [
-                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "RPCServer", "RegistryConsole",
-                "RouteRegistryClient",
+                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "RegistryAPI",
+                "RegistryConsole", "RouteRegistryClient",
             ],
             swiftSettings: swiftSettings
         ),
@@ -90,7 +99,7 @@ let package = Package(
         // corpus files through them; `make fuzz` builds it with -sanitize=fuzzer -DFUZZING in .build-fuzz.
         .executableTarget(
             name: "routereg-fuzz",
-            dependencies: ["JSONBytes", "RouteCore", "RPCServer"],
+            dependencies: ["JSONBytes", "RouteCore", "HTTPServing", "JSONRPC", "RegistryAPI"],
             path: "Fuzz/Sources",
             swiftSettings: swiftSettings
         ),
@@ -113,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RegistryServiceTests",
-            dependencies: ["RegistryService", "RegistryTesting"],
+            dependencies: ["RegistryService", "RegistryTesting", "HTTPServing", "JSONRPC", "RegistryAPI"],
             swiftSettings: swiftSettings
         ),
         // Runs the built `routereg` binary and compares stdout, stderr and exit codes.
@@ -137,14 +146,15 @@ let package = Package(
         ),
         .testTarget(
             name: "RPCServerTests",
-            dependencies: ["RPCServer", "RegistryConsole", "RegistryTesting"],
+            dependencies: ["HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting"],
             swiftSettings: swiftSettings
         ),
         // Faults, abuse, malicious values and security: real binary, real PostgreSQL, corpus replay.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "ProcessSpawn", "RegistryTesting", "RouteCore", "RegistryService", "RPCServer", "RouteStore",
+                "ProcessSpawn", "RegistryTesting", "RouteCore", "RegistryService", "HTTPServing", "JSONRPC",
+                "RegistryAPI", "RouteStore",
             ],
             swiftSettings: swiftSettings
         ),

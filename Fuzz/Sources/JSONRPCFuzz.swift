@@ -1,6 +1,8 @@
 import Foundation
+import HTTPServing
 import JSONBytes
-import RPCServer
+import JSONRPC
+import RegistryAPI
 import RouteCore
 
 /// The JSON-RPC dispatcher on raw bodies, in-process: the envelope scanner, batches, access checks and
@@ -52,12 +54,14 @@ enum JSONRPCFuzz {
 
     /// Every bearer token is an admin: the fuzzer reaches params decoding of every method.
     private struct AnyToken: Authenticator {
-        func principal(forToken token: String) throws -> Principal? { Principal(id: "fuzz", role: .admin) }
+        func principal(forToken token: String) throws -> RPCPrincipal? {
+            RPCPrincipal(id: "fuzz", access: Access.admin.rpc, value: Principal(id: "fuzz", role: .admin))
+        }
     }
 
     static func run(_ bytes: [UInt8]) {
         let reply = dispatcher.handle(
-            bytes, transport: RPCTransport(requestID: "fuzz", authorization: "Bearer fuzz", host: "fuzz"))
+            bytes, transport: RPCTransport(requestID: "fuzz", bearerToken: "fuzz", host: "fuzz"))
         switch reply {
         case .noContent:
             break

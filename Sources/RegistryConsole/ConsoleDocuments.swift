@@ -1,16 +1,16 @@
 import Foundation
-import RPCServer
+import HTTPServing
 import RouteCore
 
-/// The web console, served from memory at `/console/`.
+/// The web console, served from memory where the server mounts it (`RegistryRoutes`: `/console`).
 ///
-/// The page (`/console/` and `/console`) is always revalidated (`no-cache` + ETag), so a new binary's console
+/// The page (`{mount}/` and `{mount}`) is always revalidated (`no-cache` + ETag), so a new binary's console
 /// is seen on the next load. Every other file is served under `/console/v/{version}/`, where `version` is a
 /// hash of all of them: those URLs never change meaning, so browsers keep them for a year without asking.
 /// Every answer carries a strict Content-Security-Policy: only this origin's scripts, styles and `/rpc`.
 public final class ConsoleDocuments: StaticDocumentProvider {
     /// The path every console URL starts with.
-    public static let root = "/console"
+    public let root: String
     /// `default-src 'self'`, and nothing inline: user text rendered by mistake as HTML still runs nothing.
     public static let contentSecurityPolicy =
         "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
@@ -21,9 +21,12 @@ public final class ConsoleDocuments: StaticDocumentProvider {
     public let version: String
     private let documents: [String: StaticDocument]
 
-    /// - Parameter files: the console's files by name; `index.html` is the page, and its `{{version}}`
-    ///   placeholders become `version`.
-    public init(files: [(name: String, bytes: [UInt8])] = ConsoleFiles.all) {
+    /// - Parameters:
+    ///   - root: where the server mounts the console; the page's own links name it.
+    ///   - files: the console's files by name; `index.html` is the page, and its `{{root}}` and `{{version}}`
+    ///     placeholders become `root` and `version`.
+    public init(root: String, files: [(name: String, bytes: [UInt8])] = ConsoleFiles.all) {
+        self.root = root
         let assets = files.filter { $0.name != "index.html" }.sorted { $0.name < $1.name }
         var hashed: [UInt8] = []
         for asset in assets {
@@ -32,22 +35,23 @@ public final class ConsoleDocuments: StaticDocumentProvider {
         version = String(SHA256.hex(hashed).prefix(16))
         var documents: [String: StaticDocument] = [:]
         for asset in assets {
-            documents["\(Self.root)/v/\(version)/\(asset.name)"] = Self.document(
+            documents["\(root)/v/\(version)/\(asset.name)"] = Self.document(
                 asset.bytes, name: asset.name, cacheControl: Self.immutableCacheControl)
         }
         if let page = files.first(where: { $0.name == "index.html" }) {
-            let text = String(decoding: page.bytes, as: UTF8.self).replacingOccurrences(
-                of: "{{version}}", with: version)
+            let text = String(decoding: page.bytes, as: UTF8.self)
+                .replacingOccurrences(of: "{{root}}", with: root)
+                .replacingOccurrences(of: "{{version}}", with: version)
             let index = Self.document(Array(text.utf8), name: page.name, cacheControl: "no-cache")
-            documents[Self.root] = index
-            documents[Self.root + "/"] = index
-            documents[Self.root + "/index.html"] = index
+            documents[root] = index
+            documents[root + "/"] = index
+            documents[root + "/index.html"] = index
         }
         self.documents = documents
     }
 
     public func document(path: String, host: String) -> StaticDocument? {
-        guard path.hasPrefix(Self.root) else { return nil }
+        guard path.hasPrefix(root) else { return nil }
         return documents[path]
     }
 

@@ -1,5 +1,6 @@
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
 import RegistryService
 import RouteCore
 import RouteStore

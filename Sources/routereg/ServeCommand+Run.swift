@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
 import RegistryConsole
 import RegistryService
 import RouteCore
@@ -50,13 +51,14 @@ extension ServeCommand {
                 host: address.host, port: address.port, threadPoolSize: options.threads,
                 connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit,
                 connectionMemoryLimit: options.connectionMemoryKiB * 1024),
-            cacheMaxAge: options.cacheMaxAge, log: requestLog,
-            extraDocuments: ConsoleDocuments())
+            cacheMaxAge: options.cacheMaxAge, log: requestLog, console: true,
+            build: BuildInfo(
+                version: MiscCommands.version, commit: BuildInfo.commit(besideExecutable: CommandLine.arguments[0])))
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
         // Written unbuffered: scripts and tests wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
-        note("web console: http://\(shownHost):\(server.port)\(ConsoleDocuments.root)/")
+        note("web console: http://\(shownHost):\(server.port)\(RegistryServer.consolePath)/")
 
         waitForTermination()
         note("shutting down")

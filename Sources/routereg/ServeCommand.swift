@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
 import RegistryService
 import RouteCore
 import RouteStore

@@ -1,4 +1,6 @@
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import Testing
 
 /// The console's files chained before the registry's must not hide the registry's own answers (the canOpen

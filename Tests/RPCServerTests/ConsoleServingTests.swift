@@ -1,5 +1,7 @@
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import RegistryConsole
 import Testing
 
@@ -7,7 +9,7 @@ import Testing
 /// ETag, cached for a year under their versioned path, always under a strict Content-Security-Policy.
 @Suite("Console serving")
 final class ConsoleServingTests {
-    let console = ConsoleDocuments()
+    let console = ConsoleDocuments(root: "/console")
     let server: TestServer
 
     init() throws { server = try TestServer(documents: console) }
@@ -94,9 +96,9 @@ final class ConsoleServingTests {
             ("index.html", Array("<script src=\"/console/v/{{version}}/app.js\"></script>".utf8)),
             ("app.js", Array("1".utf8)),
         ]
-        let same = ConsoleDocuments(files: files)
-        #expect(same.version == ConsoleDocuments(files: files).version)
-        let changed = ConsoleDocuments(files: [files[0], ("app.js", Array("2".utf8))])
+        let same = ConsoleDocuments(root: "/console", files: files)
+        #expect(same.version == ConsoleDocuments(root: "/console", files: files).version)
+        let changed = ConsoleDocuments(root: "/console", files: [files[0], ("app.js", Array("2".utf8))])
         #expect(changed.version != same.version)
         #expect(changed.document(path: "/console/v/\(changed.version)/app.js", host: "")?.bytes == Array("2".utf8))
         #expect(changed.document(path: "/console/v/\(same.version)/app.js", host: "") == nil)

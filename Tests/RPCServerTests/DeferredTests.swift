@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import RouteCore
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import RouteCore
 import Testing
 
@@ -10,7 +12,7 @@ struct DispatcherRobustnessTests {
     let dispatcher = JSONRPCDispatcher(
         methods: TestMethods.table(), authenticator: TestMethods.Tokens(), log: .silent)
 
-    private func transport() -> RPCTransport { RPCTransport(requestID: "t-1", authorization: "Bearer a") }
+    private func transport() -> RPCTransport { RPCTransport(requestID: "t-1", bearerToken: "a") }
 
     @Test("handle answers in-process, deferred calls included")
     func inProcess() {

@@ -2,7 +2,9 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import RPCServer
+@testable import RegistryAPI
+@testable import HTTPServing
+import JSONRPC
 
 /// The wait behind `HTTPServer.stop()`: woken by the change it waits for, bounded by its deadline.
 @Suite("Drain signal")

@@ -1,5 +1,7 @@
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import Testing
 
 @Suite("HTTP transport")
@@ -192,7 +194,10 @@ struct HTTPServerTests {
 
     @Test("listens on the IPv6 loopback too")
     func ipv6() throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "::1", port: 0), log: .silent)
+        var router = Router()
+        router.get("/healthz", label: "healthz") { _ in .respond(.text(200, "ok\n")) }
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "::1", port: 0), router: router, log: .silent)
         try server.start()
         defer { server.stop() }
         #expect(server.port != 0)

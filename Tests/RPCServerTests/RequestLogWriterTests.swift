@@ -4,7 +4,9 @@ import RouteCore
 import Synchronization
 import Testing
 
-@testable import RPCServer
+@testable import RegistryAPI
+@testable import HTTPServing
+import JSONRPC
 
 /// The request log's writer: whole JSON lines, never interleaved, never blocking a request, drops counted,
 /// nothing lost at a graceful stop.
@@ -205,7 +207,9 @@ struct RequestLogWriterTests {
         let lines = LogLines()
         let log = RequestLog.custom { lines.append($0) }
         // Around the buffer's first size, past it, and past what the thread keeps after a line.
-        let lengths = [10, LogLineStorage.initialCapacity - 20, LogLineStorage.initialCapacity * 3, 70_000, 5, 200_000, 7]
+        let lengths = [
+            10, LogLineStorage.initialCapacity - 20, LogLineStorage.initialCapacity * 3, 70_000, 5, 200_000, 7,
+        ]
         for length in lengths {
             log.line { line in
                 line.key("path", first: true)

@@ -2,7 +2,9 @@ import CMicroHTTPD
 import Foundation
 import Testing
 
-@testable import RPCServer
+@testable import RegistryAPI
+@testable import HTTPServing
+import JSONRPC
 
 /// libmicrohttpd refuses a header it cannot send (CR or LF in it, an empty value): the server then answers
 /// 500 and counts the failure, instead of sending the response without that header.
@@ -25,15 +27,15 @@ struct ResponseFailureTests {
             ("X-Split", "a\r\nX-Injected: yes"), ("X-Split", "a\nb"), ("X-Empty", ""), ("Bad Name", "v"),
         ])
     func refusedHeader(header: (String, String)) {
-        #expect(HTTPReply.response(body: Array("ok".utf8), headers: [header]) == nil)
+        #expect(HTTPResponse.response(body: Array("ok".utf8), headers: [header]) == nil)
         #expect(SharedResponse(body: Array("ok".utf8), headers: [("ETag", "\"1\""), header]) == nil)
     }
 
     @Test("a refused Content-Type fails the response too; valid headers build one")
     func contentType() throws {
-        #expect(HTTPReply.response(body: [], contentType: "text/plain\r\nX-Injected: yes", headers: []) == nil)
+        #expect(HTTPResponse.response(body: [], contentType: "text/plain\r\nX-Injected: yes", headers: []) == nil)
         let response = try #require(
-            HTTPReply.response(
+            HTTPResponse.response(
                 body: Array("ok".utf8), contentType: "text/plain", headers: [("X-Request-Id", "abc-1")]))
         MHD_destroy_response(response)
         #expect(SharedResponse(body: [], headers: [("ETag", "\"1\"")]) != nil)

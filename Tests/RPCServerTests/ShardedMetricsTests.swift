@@ -1,7 +1,9 @@
 import Dispatch
 import Testing
 
-@testable import RPCServer
+@testable import RegistryAPI
+@testable import HTTPServing
+import JSONRPC
 
 /// The request counters are kept per thread and added up by `render()`: nothing may be lost or counted
 /// twice, whichever threads counted.

@@ -1,5 +1,7 @@
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import Testing
 
 /// Serves one AASA for `m.example.com`, a large one for `big.example.com` and an assetlinks file for `[::1]`.

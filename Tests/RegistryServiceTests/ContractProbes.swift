@@ -1,6 +1,8 @@
 import Foundation
 
-@testable import RPCServer
+@testable import RegistryAPI
+import HTTPServing
+@testable import JSONRPC
 
 /// Probes derived from the OpenRPC document: for every constrained field of every method, a value just
 /// inside and one just outside each of its rules, sent on top of a minimal valid call.

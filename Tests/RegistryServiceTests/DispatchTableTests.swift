@@ -2,7 +2,9 @@ import Foundation
 import RegistryTesting
 import Testing
 
-@testable import RPCServer
+@testable import JSONRPC
+@testable import RegistryAPI
+import HTTPServing
 
 /// The table the running server's dispatcher really serves (not the descriptor list it was built from) agrees
 /// with the OpenRPC document: the same methods, each with the same access, its handler's input taking
@@ -14,14 +16,14 @@ import Testing
         var probes = try ContractProbes(document: document)
         let server = try TestRegistryServer(suite: "dispatch_table")
         defer { server.shutdown() }
-        let dispatcher = try #require(server.server.http.dispatcher)
+        let dispatcher = server.server.dispatcher
 
         let documented = try #require(document["methods"] as? [[String: Any]])
         #expect(Set(dispatcher.methods.keys) == Set(documented.compactMap { $0["name"] as? String }))
         for method in documented {
             let name = try #require(method["name"] as? String)
             let served = try #require(dispatcher.methods[name], "\(name) is documented but not served")
-            #expect(served.access.rawValue == method["x-access"] as? String, "access of \(name)")
+            #expect(served.access.name == method["x-access"] as? String, "access of \(name)")
             let params = method["params"] as? [[String: Any]] ?? []
             // Every documented param, with a valid value, decoded into the handler's own input type.
             var sample: [String: Any] = [:]
@@ -38,12 +40,13 @@ import Testing
             #expect(throws: Never.self, "\(name) requires an optional param") {
                 _ = try served.inputFields(Array(minimal)[...], dispatcher.codec)
             }
-            if let fast = dispatcher.fastPaths[name] {
-                #expect(Set(fast.params).isSubset(of: sample.keys), "\(name)'s fast path reads \(fast.params)")
-                #expect(Set(required).isSubset(of: fast.params), "\(name)'s fast path skips a required param")
+            if dispatcher.flatReaders[name] != nil, let keys = served.flatKeys {
+                #expect(Set(keys).isSubset(of: sample.keys), "\(name)'s flat reader reads \(keys)")
+                #expect(Set(required).isSubset(of: keys), "\(name)'s flat reader skips a required param")
             }
         }
-        #expect(!dispatcher.fastPaths.isEmpty && dispatcher.fastPaths.keys.allSatisfy { dispatcher.methods[$0] != nil })
+        #expect(
+            !dispatcher.flatReaders.isEmpty && dispatcher.flatReaders.keys.allSatisfy { dispatcher.methods[$0] != nil })
         #expect(probes.unsatisfiable == [])
     }
 }

@@ -3,30 +3,33 @@ import RegistryTesting
 import Synchronization
 import Testing
 
-@testable import RPCServer
+@testable import RegistryAPI
+import HTTPServing
+@testable import JSONRPC
 
-/// The fast paths (`CanOpen.Check`, `CanOpen.GetTable`) must answer byte for byte what the methods'
-/// handlers answer, errors included: the same service behind two dispatchers, one with fast paths, one
-/// without, on calls built from the pieces that matter (escapes, ETags current and stale, bad values,
-/// unknown apps and members).
+/// The flat params readers of `CanOpen.Check` and `CanOpen.GetTable` must give byte for byte what decoding
+/// the params gives, errors included: the same service behind two dispatchers, one whose CanOpen methods
+/// read plain calls flat, one decoding every call, on calls built from the pieces that matter (escapes,
+/// ETags current and stale, bad values, unknown apps and members).
 @Suite(.serialized) struct FastPathEquivalenceTests {
     @Test func fastPathsAnswerAsTheHandlers() async throws {
         let server = try TestRegistryServer(suite: "fast_paths")
         defer { server.shutdown() }
         try await seedBadoo(server)
         let service = server.service
-        let methods = RegistryMethods.table(service, openRPC: Array("{}".utf8))
+        let others = RegistryMethods.table(service, openRPC: Array("{}".utf8)).filter { !$0.name.hasPrefix("CanOpen.") }
+        let decoded = others + RegistryMethods.canOpen(service, check: nil, getTable: nil)
+        let flat =
+            others
+            + RegistryMethods.canOpen(
+                service, check: counted(CanOpenFlatParams.check, "CanOpen.Check"),
+                getTable: counted(CanOpenFlatParams.getTable, "CanOpen.GetTable"))
         // Without the API description's rules, and with them as the server runs: the fast paths check their
         // flat strings against the rules themselves, so a value the rules refuse must still get the refusal.
         let pairs = [nil, ParamsContract.registry].map { contract in
             (
-                plain: JSONRPCDispatcher(
-                    methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(),
-                    metrics: nil, log: .silent, fastPaths: [], contract: contract),
-                fast: JSONRPCDispatcher(
-                    methods: methods, authenticator: nil, limits: JSONRPCLimits(), codec: JSONRPCCodec(),
-                    metrics: nil, log: .silent, fastPaths: counted(RegistryFastPaths.all(service)),
-                    contract: contract)
+                plain: JSONRPCDispatcher(methods: decoded, contract: contract),
+                fast: JSONRPCDispatcher(methods: flat, contract: contract)
             )
         }
         let etag = try await server.result(
@@ -91,29 +94,27 @@ import Testing
         #expect(bodies.count > 500)
         #expect(notModified >= 1, "the 304 path was never taken")
         #expect(refusedByContract > 100, "the description's rules refused only \(refusedByContract) calls")
-        // Every valid combination must really take the fast paths (the rest are errors the handler answers),
-        // or the comparison proves little.
+        // Every valid combination must really be read flat (the rest are errors the decoder answers), or the
+        // comparison proves little.
         // With and without the rules.
         for taken in takenPerPair {
             #expect(taken["CanOpen.Check", default: 0] >= 40 && taken["CanOpen.GetTable", default: 0] >= 20, "\(taken)")
         }
     }
 
-    /// Calls answered by each fast path itself, by method.
+    /// Calls read flat, by method.
     private final class Counts: Sendable {
         let byMethod = Mutex<[String: Int]>([:])
     }
 
     private let answeredFast = Counts()
 
-    /// `paths`, counting the calls each answers itself.
-    private func counted(_ paths: [RPCFastPath]) -> [RPCFastPath] {
-        paths.map { path in
-            RPCFastPath(method: path.method, params: path.params) { [answeredFast] context, params in
-                let bytes = try path.answer(context, params)
-                if bytes != nil { answeredFast.byMethod.withLock { $0[path.method, default: 0] += 1 } }
-                return bytes
-            }
+    /// `params`, counting the calls it reads.
+    private func counted<Input>(_ params: FlatParams<Input>, _ method: String) -> FlatParams<Input> {
+        FlatParams(keys: params.keys) { [answeredFast] values in
+            let input = params.build(values)
+            if input != nil { answeredFast.byMethod.withLock { $0[method, default: 0] += 1 } }
+            return input
         }
     }
 

@@ -3,7 +3,9 @@ import RegistryTesting
 import RouteCore
 import Testing
 
-@testable import RPCServer
+@testable import JSONRPC
+@testable import RegistryAPI
+import HTTPServing
 
 /// The OpenRPC document is the single source of truth: the table the server dispatches, the descriptors and
 /// the document agree exactly, method by method, including who may call each one.
@@ -24,9 +26,9 @@ import Testing
         // The table the running server's dispatcher really serves, not the list it was built from.
         let server = try TestRegistryServer(suite: "openrpc_table")
         defer { server.shutdown() }
-        let dispatcher = try #require(server.server.http.dispatcher)
+        let dispatcher = server.server.dispatcher
         var served: [String: String] = [:]
-        for (name, method) in dispatcher.methods { served[name] = method.access.rawValue }
+        for (name, method) in dispatcher.methods { served[name] = method.access.name }
         #expect(Set(served.keys).subtracting(documented.keys).sorted() == [], "served but not documented")
         #expect(Set(documented.keys).subtracting(served.keys).sorted() == [], "documented but not served")
         for (name, access) in served { #expect(documented[name] == access, "x-access of \(name)") }

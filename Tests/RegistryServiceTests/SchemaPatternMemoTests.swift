@@ -1,6 +1,8 @@
 import Testing
 
-@testable import RPCServer
+@testable import RegistryAPI
+import HTTPServing
+@testable import JSONRPC
 
 /// `SchemaPattern` remembers the short texts it accepted (`RecentMatches`): the answers must stay those of
 /// the matcher, for remembered texts, their near neighbours and texts past the memory's bounds.

@@ -1,5 +1,7 @@
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import RegistryTesting
 import RouteStore
 import Synchronization

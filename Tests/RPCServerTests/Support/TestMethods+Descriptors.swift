@@ -1,4 +1,6 @@
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import RouteCore
 
 /// The test methods, described as the registry's are (`RPCMethodDescriptor`): a dispatcher serves nothing

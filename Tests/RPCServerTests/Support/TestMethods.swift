@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
-import RPCServer
+import RegistryAPI
+import HTTPServing
+import JSONRPC
 import RouteCore
 import Synchronization
 
@@ -81,10 +83,10 @@ enum TestMethods {
                 usleep(UInt32(input.ms) * 1000)
                 return EchoOutput(text: input.value ?? "written")
             },
-            RPCMethod(Read.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
-            RPCMethod(Release.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
-            RPCMethod(Admin.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
-            RPCMethod(Public.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.role.rawValue) },
+            RPCMethod(Read.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.access.name) },
+            RPCMethod(Release.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.access.name) },
+            RPCMethod(Admin.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.access.name) },
+            RPCMethod(Public.self) { ctx, _ in WhoAmI(id: ctx.principal?.id, role: ctx.principal?.access.name) },
             RPCMethod.deferred(Later.self) { _, input, done in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(input.ms)) {
                     done.succeed(EchoOutput(text: input.value ?? "later"))
@@ -104,13 +106,15 @@ enum TestMethods {
 
     /// Tokens: `r` reader, `w` releaser, `a` admin; anything else is unknown.
     struct Tokens: Authenticator {
-        func principal(forToken token: String) throws -> Principal? {
+        func principal(forToken token: String) throws -> RPCPrincipal? {
+            let principal: Principal
             switch token {
-            case "r": Principal(id: "tok-reader", role: .reader)
-            case "w": Principal(id: "tok-releaser", role: .releaser)
-            case "a": Principal(id: "tok-admin", role: .admin)
-            default: nil
+            case "r": principal = Principal(id: "tok-reader", role: .reader)
+            case "w": principal = Principal(id: "tok-releaser", role: .releaser)
+            case "a": principal = Principal(id: "tok-admin", role: .admin)
+            default: return nil
             }
+            return RPCPrincipal(id: principal.id, access: principal.role.rpc, value: principal)
         }
     }
 }

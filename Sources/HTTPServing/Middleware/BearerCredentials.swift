@@ -1,0 +1,20 @@
+/// Reads `Authorization: Bearer <token>` into `request.bearerToken` (scheme case-insensitive, spaces
+/// trimmed). The token is only read here: who holds it, and what it may do, is the route's to decide
+/// (resolved at most once, and only when something needs it).
+public struct BearerCredentials: HTTPMiddleware {
+    public init() {}
+
+    public func respond(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
+        request.bearerToken = Self.token(fromAuthorization: request.header("Authorization"))
+        return next(request)
+    }
+
+    /// The token of an `Authorization` value, or nil when it is not a non-empty bearer token.
+    public static func token(fromAuthorization header: String?) -> String? {
+        guard let header else { return nil }
+        let value = header.trimmingSpaces
+        guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = String(value.dropFirst(7)).trimmingSpaces
+        return token.isEmpty ? nil : String(token)
+    }
+}

@@ -1,0 +1,46 @@
+/// Refuses, from the head alone, what the server must not try to answer: a NUL or control character in the
+/// request target (raw or `%00`) or a NUL in `Host` (libmicrohttpd's C strings would cut them silently,
+/// so the server would answer for another path or host), and a declared body over the limit (refused
+/// before it is read; libmicrohttpd then closes the connection).
+public struct RequestGuard: HTTPMiddleware {
+    /// The largest body accepted.
+    public let maxBodyBytes: Int
+
+    public init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+
+    public func head(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.targetHoldsControlCharacters || request.headerHoldsNUL("Host") {
+            return .text(400, "bad request: NUL or control character in the request target or Host\n")
+        }
+        if let length = request.contentLength, length > maxBodyBytes {
+            return .text(413, "request body too large\n")
+        }
+        return nil
+    }
+}
+
+/// A NUL inside the request target, which libmicrohttpd's C strings would otherwise cut silently.
+enum RequestTarget {
+    /// - Parameters:
+    ///   - rawLength: the raw target's length up to its first NUL, from the URI log callback; -1 when it holds
+    ///     `%00`.
+    ///   - version: libmicrohttpd's HTTP version, which it keeps in the same buffer right after the target.
+    ///   - path: the unescaped path.
+    static func holdsNUL(
+        url: UnsafePointer<CChar>?, rawLength: Int?, version: UnsafePointer<CChar>?, path: String
+    ) -> Bool {
+        let isControl: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F }
+        // Scanned in the string's own buffer: cheaper than stepping its UTF-8 view.
+        if path.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isControl) })
+            ?? path.utf8.contains(where: isControl)
+        {
+            return true
+        }
+        guard let url, let rawLength, let version else { return false }
+        if rawLength < 0 { return true }
+        let span = url.distance(to: version) - 1
+        // Only when the version follows the target in the same line buffer is the span meaningful.
+        guard span > 0, span < 1 << 20 else { return false }
+        return rawLength < span
+    }
+}

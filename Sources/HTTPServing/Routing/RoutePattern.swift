@@ -1,0 +1,69 @@
+/// A route's path pattern, compiled once: literal segments, parameters (`{app}`, `{version}.json`) and a
+/// final `*`.
+struct RoutePattern: Sendable {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        /// A parameter, with the literal text its segment must end with (`.json`), removed from the value.
+        case parameter(name: String, suffix: String)
+    }
+
+    let segments: [Segment]
+    /// A final `*`: the rest of the path, however many segments (none included).
+    let matchesRest: Bool
+
+    init(_ pattern: String) {
+        var parts = Self.segments(of: pattern)
+        matchesRest = parts.last == "*"
+        if matchesRest { parts.removeLast() }
+        segments = parts.map { part in
+            guard part.hasPrefix("{"), let close = part.firstIndex(of: "}") else { return .literal(String(part)) }
+            let name = String(part[part.index(after: part.startIndex)..<close])
+            return .parameter(name: name, suffix: String(part[part.index(after: close)...]))
+        }
+    }
+
+    /// The path itself when the pattern has no parameter and no `*` (looked up by hash).
+    var literalPath: String? {
+        guard !matchesRest else { return nil }
+        var path = ""
+        for segment in segments {
+            guard case .literal(let text) = segment else { return nil }
+            path += "/" + text
+        }
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The parameters when `path` (split by `segments(of:)`) matches; nil otherwise.
+    func match(_ path: [Substring]) -> [String: String]? {
+        if matchesRest ? path.count < segments.count : path.count != segments.count { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, path) {
+            switch segment {
+            case .literal(let text):
+                guard part == text else { return nil }
+            case .parameter(let name, let suffix):
+                guard part.hasSuffix(suffix) else { return nil }
+                parameters[name] = String(part.dropLast(suffix.count))
+            }
+        }
+        return parameters
+    }
+
+    /// Whether this pattern is tried before `other`: more literal segments first, then longer, then without
+    /// a `*`.
+    func precedes(_ other: RoutePattern) -> Bool {
+        let mine = segments.count(where: { if case .literal = $0 { true } else { false } })
+        let theirs = other.segments.count(where: { if case .literal = $0 { true } else { false } })
+        if mine != theirs { return mine > theirs }
+        if segments.count != other.segments.count { return segments.count > other.segments.count }
+        return !matchesRest && other.matchesRest
+    }
+
+    /// A path's segments: `/a/b` → `["a", "b"]`; `/` → `[]`. Empty segments inside are kept (`/a//b`).
+    static func segments(of path: String) -> [Substring] {
+        var trimmed = path[...]
+        if trimmed.first == "/" { trimmed = trimmed.dropFirst() }
+        if trimmed.isEmpty { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+}

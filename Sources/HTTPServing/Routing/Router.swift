@@ -1,0 +1,140 @@
+/// Where requests go: built once at start from `(methods, host class, path pattern) → responder`, then only
+/// read. The transport resolves a request's route from its head, before any body, so a route decides
+/// whether a body is kept and which label its metrics carry.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/version", label: "version") { _ in .respond(.json(versionBytes)) }
+/// ```
+/// Patterns are `/`-separated segments: a literal (`rpc`), a parameter (`{app}`), a parameter with a literal
+/// suffix (`{version}.json`), or a final `*` matching the rest of the path (none included). A literal
+/// segment wins over a parameter, and a parameter over `*`. A path no route matches is one 404; a path some
+/// route matches with another method is one 405 naming the methods allowed.
+public struct Router: Sendable {
+    /// A registered route.
+    public struct Route: Sendable {
+        /// The methods it answers (a GET route answers HEAD too).
+        public let methods: [String]
+        /// The class of `Host` it answers on.
+        public let hostClass: HostClass
+        /// The metrics label of its requests (`routereg_http_requests_total{handler=…}`).
+        public let label: String
+        /// Whether the request body is kept for the responder (else counted and dropped).
+        public let takesBody: Bool
+        /// Middleware of this route only, run inside the server's.
+        public let middleware: [any HTTPMiddleware]
+        public let responder: HTTPResponder
+        let pattern: RoutePattern
+    }
+
+    /// What a request's head resolves to.
+    enum Resolution {
+        case route(Route)
+        case methodNotAllowed(allow: String)
+        case notFound
+    }
+
+    private var exact: [String: [Route]] = [:]
+    private var patterned: [Route] = []
+    /// Middleware every request passes, outermost first (after the server's own).
+    public private(set) var middleware: [any HTTPMiddleware] = []
+    private let classify: @Sendable (String) -> HostClass
+    private var usesHostClasses = false
+
+    /// - Parameter classify: the class of a normalized `Host` (`links` for the short-link domains); asked
+    ///   only when some route is bound to a class other than `.any`.
+    public init(classify: @escaping @Sendable (String) -> HostClass = { _ in .any }) {
+        self.classify = classify
+    }
+
+    /// Adds middleware that wraps every route.
+    public mutating func use(_ middleware: any HTTPMiddleware) { self.middleware.append(middleware) }
+
+    /// Registers `responder` for `methods` on `pattern`.
+    public mutating func add(
+        _ methods: [String], _ pattern: String, host: HostClass = .any, label: String, takesBody: Bool = false,
+        middleware: [any HTTPMiddleware] = [], _ responder: @escaping HTTPResponder
+    ) {
+        let compiled = RoutePattern(pattern)
+        var methods = methods
+        if methods.contains("GET") && !methods.contains("HEAD") { methods.append("HEAD") }
+        let route = Route(
+            methods: methods, hostClass: host, label: label, takesBody: takesBody, middleware: middleware,
+            responder: responder, pattern: compiled)
+        if host != .any { usesHostClasses = true }
+        if let literal = compiled.literalPath {
+            exact[literal, default: []].append(route)
+        } else {
+            patterned.append(route)
+            patterned.sort { $0.pattern.precedes($1.pattern) }
+        }
+    }
+
+    /// Registers a GET (and HEAD) route.
+    public mutating func get(
+        _ pattern: String, host: HostClass = .any, label: String, middleware: [any HTTPMiddleware] = [],
+        _ responder: @escaping HTTPResponder
+    ) {
+        add(["GET"], pattern, host: host, label: label, middleware: middleware, responder)
+    }
+
+    /// Registers a POST route, whose body is kept for the responder.
+    public mutating func post(
+        _ pattern: String, host: HostClass = .any, label: String, middleware: [any HTTPMiddleware] = [],
+        _ responder: @escaping HTTPResponder
+    ) {
+        add(["POST"], pattern, host: host, label: label, takesBody: true, middleware: middleware, responder)
+    }
+
+    /// The route for a request's head, with its path parameters.
+    func resolve(method: String, path: String, host: () -> String) -> (Resolution, [String: String]) {
+        let hostClass = usesHostClasses ? classify(host()) : .any
+        var allowed: [String] = []
+        if let routes = exact[path] {
+            for route in routes where route.hostClass == .any || route.hostClass == hostClass {
+                if route.methods.contains(method) { return (.route(route), [:]) }
+                allowed += route.methods
+            }
+        }
+        if !patterned.isEmpty {
+            let segments = RoutePattern.segments(of: path)
+            for route in patterned where route.hostClass == .any || route.hostClass == hostClass {
+                guard let parameters = route.pattern.match(segments) else { continue }
+                if route.methods.contains(method) { return (.route(route), parameters) }
+                allowed += route.methods
+            }
+        }
+        guard allowed.isEmpty else { return (.methodNotAllowed(allow: Self.allowHeader(allowed)), [:]) }
+        return (.notFound, [:])
+    }
+
+    /// `GET, HEAD, POST`: each method once, in a stable order.
+    static func allowHeader(_ methods: [String]) -> String {
+        var seen: [String] = []
+        for method in methods where !seen.contains(method) { seen.append(method) }
+        return seen.joined(separator: ", ")
+    }
+}
+
+/// A class of `Host` names that share routes: `.any` for every host, or one the application names (the
+/// short-link domains).
+public struct HostClass: Sendable, Hashable {
+    public let name: String
+
+    public init(_ name: String) { self.name = name }
+
+    /// Every host.
+    public static let any = HostClass("*")
+}
+
+/// Answers a request: now, or later through `request.deferral()`.
+public typealias HTTPResponder = @Sendable (HTTPRequest) -> HTTPAnswer
+
+/// A responder's answer.
+public enum HTTPAnswer: Sendable {
+    /// This response, now.
+    case respond(HTTPResponse)
+    /// Later, through the function `request.deferral()` returned; `cancel` answers at once when the server
+    /// stops first.
+    case later(cancel: @Sendable () -> Void)
+}

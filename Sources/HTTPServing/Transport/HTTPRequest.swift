@@ -1,0 +1,195 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+/// One HTTP request, from its head to libmicrohttpd's completed callback: what responders and middleware
+/// read, and the transport's state of the exchange.
+///
+/// It lives in the connection's `*con_cls` (retained through `Unmanaged`) and is released in the completed
+/// callback. Headers are read from the connection on demand, so a plain GET pays only for the ones its
+/// responder reads; read them on the thread that runs the responder, before any deferral.
+///
+/// `@unchecked Sendable`: libmicrohttpd calls the access handler of a connection on one thread at a time,
+/// so the plain stored properties are only touched serially; the one piece shared with other threads (the
+/// answer of a deferred request) is behind `deferred`'s mutex.
+public final class HTTPRequest: @unchecked Sendable {
+    /// A deferred request's progress. `waiting` until the responder's work completes; `suspended` once the
+    /// connection was suspended; `ready` holds the answer until the access handler queues it.
+    enum DeferredPhase {
+        case idle
+        case waiting
+        case suspended
+        case ready(HTTPResponse)
+        case delivered
+    }
+
+    let connection: OpaquePointer
+    let core: ServerCore
+    /// The method as sent (`GET`).
+    public let method: String
+    /// The unescaped path, without the query.
+    public let path: String
+    /// The route's parameters (`{app}` of `/canopen/v1/{app}/…`), by name.
+    public internal(set) var parameters: [String: String] = [:]
+    /// The route that answers, and what the router decided.
+    var resolution: Router.Resolution = .notFound
+    /// A NUL or control character in the target (raw or `%00`), which libmicrohttpd's C strings would cut.
+    let targetHoldsControlCharacters: Bool
+    let startNanos: UInt64
+    /// The `Content-Length` header, read with the head.
+    let contentLength: Int?
+
+    /// The body of a route that takes one (others' bodies are counted, not kept).
+    public internal(set) var body: [UInt8] = []
+    var receivedBytes = 0
+    var bodyTooLarge = false
+    /// The HTTP status sent, for the log and metrics.
+    public internal(set) var status: Int = 0
+    /// Answered already (an early refusal): later access-handler calls only drain.
+    var answered = false
+    /// The `handler` label of the metrics: the route's, or `other` for what no route (or no document) answers.
+    public var handlerLabel: String = "other"
+    /// What the request called beyond its path, for its log line (the JSON-RPC methods of a body).
+    public var logMethods: [String] = []
+    /// The caller's deadline (`DeadlineMiddleware`): nil without one; a refusal names the header and the rule.
+    public var deadline: Result<ContinuousClock.Instant?, HeaderRefusal> = .success(nil)
+    /// The token of `Authorization: Bearer …` (`BearerCredentialsMiddleware`).
+    public var bearerToken: String?
+
+    private var number: UInt64 = 0
+    private var idText: String?
+    private var normalizedHost: String?
+
+    let deferred = Mutex<DeferredPhase>(.idle)
+
+    init(
+        connection: OpaquePointer, core: ServerCore, method: String, path: String,
+        targetHoldsControlCharacters: Bool
+    ) {
+        self.connection = connection
+        self.core = core
+        self.method = method
+        self.path = path
+        self.targetHoldsControlCharacters = targetHoldsControlCharacters
+        self.startNanos = DispatchTime.now().uptimeNanoseconds
+        self.contentLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap {
+            Int(String(cString: $0).trimmingSpaces)
+        }
+    }
+
+    /// A request header's value, or nil.
+    public func header(_ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Whether a header's raw value holds a NUL (which C strings would cut silently).
+    public func headerHoldsNUL(_ name: String) -> Bool { routereg_mhd_header_has_nul(connection, name) != 0 }
+
+    /// The normalized `Host`: lower case, no port, no trailing dot (`HostName.normalize`).
+    public var host: String {
+        if let normalizedHost { return normalizedHost }
+        let host = HostName.normalize(header("Host"))
+        normalizedHost = host
+        return host
+    }
+
+    /// GET or HEAD.
+    public var isRead: Bool { method == "GET" || method == "HEAD" }
+
+    /// The request's number in this process, from 1 (given on first use).
+    public var requestNumber: UInt64 {
+        if number == 0 { number = core.nextRequestNumber() }
+        return number
+    }
+
+    /// Whether the request has a number yet (its log line then writes it).
+    var hasNumber: Bool { number != 0 }
+
+    /// The request's id (`3f2a9c1e-1b`): this process's prefix and the number in hex, also in the log line.
+    public var requestID: String {
+        if let idText { return idText }
+        let text = core.requestID(number: requestNumber)
+        idText = text
+        return text
+    }
+
+    /// The id as text when something already made it (the log line writes the number otherwise).
+    var madeRequestID: String? { idText }
+
+    /// The client's numeric address, read from the connection.
+    public var clientAddress: String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            buffer[0] = 0
+            routereg_mhd_client_address(connection, buffer.baseAddress, buffer.count)
+            return String(cString: buffer.baseAddress!)
+        }
+    }
+
+    /// Begins answering later: returns the function that delivers the answer (from any thread, once; later
+    /// calls are ignored). The responder then returns `.later(cancel:)`, and the connection waits without
+    /// holding its thread.
+    public func deferral() -> @Sendable (HTTPResponse) -> Void {
+        deferred.withLock { $0 = .waiting }
+        let core = core
+        return { [self] response in core.deliver(response, to: self) }
+    }
+
+    /// Counts an answer libmicrohttpd refused to build (`routereg_http_responses_failed_total`).
+    public func responseFailed() { core.responseFailed() }
+
+    /// Whether a deferral began, so a later access-handler call is a resumption.
+    var hasDeferral: Bool {
+        deferred.withLock {
+            if case .idle = $0 { return false }
+            return true
+        }
+    }
+
+    /// Takes one chunk of the upload. Bodies of routes that take none are counted, not kept.
+    /// Returns false when the client keeps sending far past the limit: the connection is then dropped.
+    func receive(_ data: UnsafePointer<CChar>, count: Int, limit: Int) -> Bool {
+        receivedBytes += count
+        if receivedBytes > limit {
+            if !bodyTooLarge {
+                bodyTooLarge = true
+                body = []
+            }
+            // Draining lets the 413 reach the client; past this much, the client is hostile.
+            let (fourTimes, overflow) = limit.multipliedReportingOverflow(by: 4)
+            return overflow || receivedBytes <= max(fourTimes, limit + (4 << 20))
+        }
+        if case .route(let route) = resolution, route.takesBody {
+            data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+        }
+        return true
+    }
+
+    /// Gives the body away (the responder is done with it).
+    public func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
+}
+
+/// A request header the server refused: which one, and why (`X-Request-Timeout-Ms`: must be a whole number…).
+public struct HeaderRefusal: Error, Sendable, Hashable {
+    public var header: String
+    public var description: String
+
+    public init(header: String, description: String) {
+        self.header = header
+        self.description = description
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    var trimmingSpaces: Substring {
+        var s = self[...]
+        while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
+        return s
+    }
+}

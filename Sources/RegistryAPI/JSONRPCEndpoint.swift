@@ -1,0 +1,57 @@
+import Foundation
+import HTTPServing
+import JSONRPC
+
+/// JSON-RPC over HTTP: the responder of `POST /rpc`. It checks the media type, hands the body and what the
+/// middleware read from the headers (deadline, bearer token) to the engine, and answers now or, for a
+/// request the engine runs elsewhere (a long poll, a call that may wait on the database), later, with the
+/// connection suspended.
+public struct JSONRPCEndpoint: Sendable {
+    public let dispatcher: JSONRPCDispatcher
+
+    public init(dispatcher: JSONRPCDispatcher) { self.dispatcher = dispatcher }
+
+    /// The middleware the route needs: the caller's deadline and bearer token, read from the headers.
+    public static let middleware: [any HTTPMiddleware] = [DeadlineMiddleware(), BearerCredentials()]
+
+    public func respond(_ request: HTTPRequest) -> HTTPAnswer {
+        guard Self.isJSON(request.header("Content-Type")) else {
+            return .respond(.text(415, "Content-Type must be application/json\n"))
+        }
+        let requestID = request.requestID
+        let transport = RPCTransport(
+            requestID: requestID, bearerToken: request.bearerToken,
+            deadline: request.deadline.mapError {
+                RPCError(
+                    code: 3, status: "INVALID_ARGUMENT", message: "\($0.header): \($0.description)",
+                    fieldViolations: [RPCFieldViolation(field: $0.header, description: $0.description)])
+            }, host: request.host, userAgent: request.header("User-Agent"), remoteAddress: request.clientAddress)
+        let deliver = request.deferral()
+        let dispatched = dispatcher.dispatch(body: request.takeBody(), transport: transport) { reply in
+            deliver(Self.response(reply, requestID: requestID))
+        }
+        request.logMethods = dispatched.methods
+        switch dispatched.outcome {
+        case .reply(let reply): return .respond(Self.response(reply, requestID: requestID))
+        case .pending(let cancel): return .later(cancel: cancel)
+        }
+    }
+
+    static func response(_ reply: RPCReply, requestID: String) -> HTTPResponse {
+        switch reply {
+        case .json(let bytes):
+            HTTPResponse(
+                status: 200, body: bytes, contentType: "application/json", headers: [("X-Request-Id", requestID)])
+        case .noContent:
+            HTTPResponse(status: 204, headers: [("X-Request-Id", requestID)])
+        }
+    }
+
+    /// `application/json`, with any parameters (`; charset=utf-8`), case-insensitive.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        if contentType == "application/json" { return true }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+}

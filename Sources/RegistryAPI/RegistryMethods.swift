@@ -1,0 +1,164 @@
+import Foundation
+import JSONBytes
+import JSONRPC
+import RegistryService
+import RouteCore
+
+/// The registry's method table: every descriptor of `API.all` bound to its use case, plus `rpc.discover`.
+public enum RegistryMethods {
+    /// Builds the table over `service`.
+    public static func table(_ service: RegistryService, openRPC: [UInt8]) -> [RPCMethod] {
+        canOpen(service, check: CanOpenFlatParams.check, getTable: CanOpenFlatParams.getTable) + [
+            RPCMethod(API.AppsCreate.self) { ctx, input in
+                try service.createApp(input.app, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
+            RPCMethod(API.AppsList.self) { _, input in try service.listApps(try page(input)) },
+            RPCMethod(API.AppsUpdate.self) { ctx, input in
+                try service.updateApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.AppsDelete.self) { ctx, input in
+                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
+                return Empty()
+            },
+            RPCMethod(API.DomainsCreate.self) { ctx, input in
+                try service.createDomain(input.domain, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
+            RPCMethod(API.DomainsList.self) { _, input in
+                try service.listDomains(
+                    app: input.app, try page(input.page))
+            },
+            RPCMethod(API.DomainsDelete.self) { ctx, input in
+                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestID))
+                return Empty()
+            },
+            RPCMethod(API.RoutesCreate.self) { ctx, input in
+                try service.createRoute(
+                    input.route, app: input.app, before: input.before, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.RoutesBatchCreate.self) { ctx, input in
+                try service.createRoutes(
+                    input.routes, app: input.app, before: input.before, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
+            RPCMethod(API.RoutesList.self) { _, input in
+                try service.listRoutes(
+                    app: input.app, try page(input.page))
+            },
+            RPCMethod(API.RoutesUpdate.self) { ctx, input in
+                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.RoutesDelete.self) { ctx, input in
+                try service.deleteRoute(
+                    app: input.app, id: input.route, etag: input.etag, by: caller(ctx, input.requestID))
+                return Empty()
+            },
+            RPCMethod(API.RoutesReorder.self) { ctx, input in
+                API.RoutesReorder.Output(
+                    routes: try service.reorderRoutes(
+                        app: input.app, order: input.order, by: caller(ctx, input.requestID)))
+            },
+            RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
+            RPCMethod(API.RoutesSwitchOn.self) { ctx, input in
+                let switchOn = API.RoutesSwitchOff.Params(
+                    app: input.app, route: input.route, platform: input.platform, versions: input.versions)
+                return try switchRoute(service, off: false, WriteRequest(switchOn, requestID: input.requestID), ctx)
+            },
+            RPCMethod(API.ReleasesCreate.self) { ctx, input in
+                try service.createRelease(input.params, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.ReleasesPublish.self) { ctx, input in
+                try service.changeRelease(input.params, to: .live, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.ReleasesRetire.self) { ctx, input in
+                try service.changeRelease(input.params, to: .retired, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
+            RPCMethod(API.ReleasesList.self) { _, input in
+                _ = try page(input.page)
+                return try service.listReleases(input)
+            },
+            RPCMethod(API.AssociationsGet.self) { _, input in try service.association(input) },
+            RPCMethod(API.AssociationsListRevisions.self) { _, input in
+                _ = try page(input.page)
+                return try service.listRevisions(input)
+            },
+            RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
+            RPCMethod(API.AssociationsPreview.self) { _, input in try service.preview(input) },
+            RPCMethod.deferred(API.AssociationsWatch.self) { _, input, completion in
+                service.watch(input) { result in
+                    switch result {
+                    case .success(let output): completion.succeed(output)
+                    case .failure(let error): completion.fail(error)
+                    }
+                }
+            },
+            RPCMethod(API.MatrixGet.self) { _, input in try service.matrix(app: input.app, platform: input.platform) },
+            RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
+            RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
+            RPCMethod(API.TokensRevoke.self) { ctx, input in
+                try service.revokeToken(input.id, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.TokensWhoAmI.self) { ctx, _ in
+                // Only reached with a valid token (the method is not public), so the principal is there.
+                guard let principal = ctx.registryPrincipal else {
+                    throw RegistryError(.unauthenticated, "a valid bearer token is required")
+                }
+                return API.TokensWhoAmI.Output(id: principal.id, role: principal.role)
+            },
+            RPCMethod(API.AuditList.self) { _, input in
+                _ = try page(input.page)
+                return try service.listAudit(input)
+            },
+            RPCMethod.discover(openRPCDocument: openRPC),
+        ]
+    }
+
+    /// `CanOpen.Check` and `CanOpen.GetTable`, each with its one encoder and the flat readers of its plain
+    /// params given (nil: every call decoded by the codec; the test holding both ways equal uses it).
+    static func canOpen(
+        _ service: RegistryService, check: FlatParams<API.CanOpenCheck.Input>?,
+        getTable: FlatParams<API.CanOpenGetTable.Input>?
+    ) -> [RPCMethod] {
+        [
+            RPCMethod(
+                API.CanOpenGetTable.self, answer: CanOpenTableJSON.Answer.self, encoder: CanOpenTableJSON.encoder,
+                flatParams: getTable
+            ) { _, input in try CanOpenTableJSON.Answer(service.canOpenTableJSON(input)) },
+            RPCMethod(API.CanOpenCheck.self, encoder: DecisionJSON.encoder, flatParams: check) { _, input in
+                try service.check(input)
+            },
+        ]
+    }
+
+    /// Methods answered from the snapshot alone: they never wait on the database.
+    public static let snapshotOnly: Set<String> = [
+        API.CanOpenCheck.name, API.CanOpenGetTable.name, API.MatrixGet.name, API.AssociationsWatch.name,
+        API.TokensWhoAmI.name, RPCDiscover.name,
+    ]
+
+    /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the validated
+    /// idempotency key (`API.RequestID`).
+    private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) throws(RegistryError) -> Caller {
+        Caller(
+            actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
+            idempotencyKey: try API.RequestID.validate(idempotencyKey))
+    }
+
+    /// Checks paging params once for every list method.
+    private static func page(_ request: PageRequest) throws(RegistryError) -> PageRequest {
+        if let size = request.pageSize, !(0...1000).contains(size) {
+            throw RegistryError.invalidArgument(field: "pageSize", "must be between 0 and 1000")
+        }
+        return request
+    }
+
+    private static func switchRoute(
+        _ service: RegistryService, off: Bool, _ input: API.RoutesSwitchOff.Input, _ context: RPCContext
+    ) throws -> RouteResource {
+        try service.switchRoute(
+            off: off, app: input.app, id: input.route, platform: input.platform, versions: input.versions,
+            reason: input.reason, by: caller(context, input.requestID))
+    }
+}

@@ -1,0 +1,93 @@
+import HTTPServing
+import JSONRPC
+import RegistryConsole
+import RouteCore
+
+/// Every path the server answers, registered on its router: the one file that names them. Adding an
+/// endpoint is one registration here.
+enum RegistryRoutes {
+    /// Where the web console is mounted.
+    static let console = "/console"
+
+    /// What the routes answer with.
+    struct Endpoints {
+        var rpc: JSONRPCEndpoint
+        var wellKnown: RegistryDocuments? = nil
+        var tables: CanOpenTableDocuments? = nil
+        var console: ConsoleDocuments? = nil
+        var readiness: @Sendable () -> Bool
+        var metrics: ServerMetrics
+        var build: BuildInfo
+    }
+
+    /// The routes of a registry server.
+    static func router(_ endpoints: Endpoints) -> Router {
+        var router = Router()
+        registerOperations(on: &router, endpoints)
+        if let documents = endpoints.wellKnown {
+            router.get("/.well-known/apple-app-site-association", label: "static") {
+                .respond(documents.respond(.aasa, $0))
+            }
+            router.get("/apple-app-site-association", label: "static") { .respond(documents.respond(.aasa, $0)) }
+            router.get("/.well-known/assetlinks.json", label: "static") {
+                .respond(documents.respond(.assetlinks, $0))
+            }
+        }
+        if let tables = endpoints.tables {
+            let pattern = "/canopen/v1/{app}/{platform}/{version}.json"
+            router.get(pattern, label: "static") { request in
+                let table = tables.lookup(
+                    app: request.parameters["app"] ?? "", platform: request.parameters["platform"] ?? "",
+                    version: request.parameters["version"] ?? "")
+                return .respond(table.response(to: request))
+            }
+            router.get("/canopen/v1/*", label: "other") { _ in
+                .respond(.text(404, "not found: expected \(pattern)\n"))
+            }
+        }
+        if let console = endpoints.console {
+            router.get(Self.console, label: "static", DocumentLookup.responder(console))
+            router.get(Self.console + "/*", label: "static", DocumentLookup.responder(console))
+        }
+        return router
+    }
+
+    /// The routes every server of the registry's protocol has: JSON-RPC, health, metrics, its build.
+    static func registerOperations(on router: inout Router, _ endpoints: Endpoints) {
+        let rpc = endpoints.rpc
+        router.post("/rpc", label: "rpc", middleware: JSONRPCEndpoint.middleware) { rpc.respond($0) }
+        router.get("/healthz", label: "healthz") { _ in .respond(.text(200, "ok\n")) }
+        router.get("/livez", label: "healthz") { _ in .respond(.text(200, "ok\n")) }
+        let readiness = endpoints.readiness
+        router.get("/readyz", label: "readyz") { _ in
+            .respond(readiness() ? .text(200, "ready\n") : .text(503, "not ready\n"))
+        }
+        let metrics = endpoints.metrics
+        router.get("/metrics", label: "metrics") { _ in
+            .respond(
+                HTTPResponse(
+                    status: 200, body: Array(metrics.render().utf8),
+                    contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        }
+        let build = endpoints.build.json
+        router.get("/version", label: "version") { _ in
+            .respond(HTTPResponse(status: 200, body: build, contentType: "application/json"))
+        }
+    }
+}
+
+extension RegistryRoutes {
+    /// A server of the registry's protocol over any method table: JSON-RPC, health, metrics, and `documents`
+    /// on every other GET (tests of the transport and engine use it with their own methods).
+    static func protocolRouter(
+        rpc: JSONRPCEndpoint, documents: (any StaticDocumentProvider)?, readiness: @escaping @Sendable () -> Bool,
+        metrics: ServerMetrics
+    ) -> Router {
+        var router = Router()
+        registerOperations(
+            on: &router,
+            Endpoints(rpc: rpc, readiness: readiness, metrics: metrics, build: .unknown))
+        if let documents { router.get("/*", label: "static", DocumentLookup.responder(documents)) }
+        return router
+    }
+}

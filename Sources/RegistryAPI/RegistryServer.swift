@@ -1,0 +1,119 @@
+import Foundation
+import HTTPServing
+import JSONRPC
+import RegistryConsole
+import RegistryService
+import RouteCore
+import Synchronization
+
+/// The registry served over HTTP: its routes (`RegistryRoutes`) on one libmicrohttpd daemon, its methods on
+/// the JSON-RPC engine, readiness (a snapshot fresh enough to serve: `RegistryService.isReady`) and metrics.
+public final class RegistryServer: Sendable {
+    /// The HTTP daemon.
+    public let http: HTTPServer
+    /// The use cases behind it.
+    public let service: RegistryService
+    /// The engine answering `POST /rpc` (for the test that holds its table to the OpenRPC document).
+    public let dispatcher: JSONRPCDispatcher
+
+    /// - Parameters:
+    ///   - console: serve the web console (at `RegistryServer.consolePath`).
+    ///   - build: what `GET /version` says.
+    public init(
+        service: RegistryService, configuration: HTTPServerConfiguration, cacheMaxAge: Int = 300,
+        limits: JSONRPCLimits = JSONRPCLimits(), log: RequestLog = .standardError, console: Bool = false,
+        build: BuildInfo = .unknown
+    ) {
+        self.service = service
+        let metrics = ServerMetrics()
+        let methods = RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)).map {
+            $0.waitingOnDatabase(!RegistryMethods.snapshotOnly.contains($0.name))
+        }
+        // Requests calling a method that may wait on the database run here, never on libmicrohttpd's workers:
+        // each worker serves many connections, so one stuck behind a hung database would stall the snapshot
+        // reads of all of them. Every wait there has a deadline, which bounds how many such requests pile up.
+        let offload = DispatchQueue(label: "routereg.database-calls", attributes: .concurrent)
+        dispatcher = JSONRPCDispatcher(
+            methods: methods, authenticator: RegistryAuthenticator(service: service), limits: limits,
+            observer: ServerObserver(metrics: metrics, log: log), offload: offload, contract: .registry)
+        let cacheControl = "public, max-age=\(cacheMaxAge)"
+        let router = RegistryRoutes.router(
+            RegistryRoutes.Endpoints(
+                rpc: JSONRPCEndpoint(dispatcher: dispatcher),
+                wellKnown: RegistryDocuments(service: service, cacheControl: cacheControl),
+                tables: CanOpenTableDocuments(service: service, cacheControl: cacheControl),
+                console: console ? ConsoleDocuments(root: RegistryRoutes.console) : nil,
+                readiness: { service.isReady() }, metrics: metrics, build: build))
+        http = HTTPServer(configuration: configuration, router: router, metrics: metrics, log: log)
+        Self.registerGauges(metrics, service: service)
+    }
+
+    /// Where the web console is served, when it is.
+    public static var consolePath: String { RegistryRoutes.console }
+
+    /// The bound port (the ephemeral one when configured with port 0).
+    public var port: UInt16 { http.port }
+
+    public func start() throws { try http.start() }
+
+    /// Graceful: stops accepting, lets in-flight requests finish, then stops.
+    public func stop() { http.stop() }
+
+    private static func registerGauges(_ metrics: ServerMetrics, service: RegistryService) {
+        metrics.registerGauge("routereg_snapshot_age_seconds", help: "Seconds since the snapshot was built") {
+            [ServerMetrics.Sample(value: Date().timeIntervalSince(service.snapshot.builtAt))]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_build_seconds", help: "Seconds the last snapshot rebuild took (without persisting it)"
+        ) {
+            [ServerMetrics.Sample(value: service.lastSnapshotBuildSeconds)]
+        }
+        metrics.registerGauge("routereg_document_revision", help: "Latest revision of each served document") {
+            service.snapshot.documents.values.sorted { ($0.host, $0.kind.rawValue) < ($1.host, $1.kind.rawValue) }.map {
+                ServerMetrics.Sample(
+                    labels: [("host", $0.host), ("kind", $0.kind.rawValue)], value: Double($0.revision))
+            }
+        }
+        metrics.registerGauge("routereg_db_pool_open_connections", help: "Open database connections") {
+            [ServerMetrics.Sample(value: Double(service.openDatabaseConnections))]
+        }
+        metrics.registerGauge("routereg_watchers", help: "Long polls waiting for a document change") {
+            [ServerMetrics.Sample(value: Double(service.snapshots.watcherCount))]
+        }
+        registerHealthGauges(metrics, service: service)
+    }
+
+    private static func registerHealthGauges(_ metrics: ServerMetrics, service: RegistryService) {
+        metrics.registerGauge(
+            "routereg_database_up", help: "1 when the database answered the last probe (-1 before the first)"
+        ) {
+            [ServerMetrics.Sample(value: service.isDatabaseUp.map { $0 ? 1 : 0 } ?? -1)]
+        }
+        metrics.registerGauge(
+            "routereg_listener_connected", help: "1 while LISTEN is in place (-1 on a replica, which polls)"
+        ) {
+            [ServerMetrics.Sample(value: service.isListenerConnected.map { $0 ? 1 : 0 } ?? -1)]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_refreshed_timestamp_seconds",
+            help: "When the snapshot was last confirmed against the database (Unix time; 0: never)"
+        ) {
+            [ServerMetrics.Sample(value: service.snapshotRefreshedAt?.timeIntervalSince1970 ?? 0)]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_identity_losses_total",
+            help: "Full reloads because the served state was missing from the database (writes lost in a failover)"
+        ) {
+            [ServerMetrics.Sample(value: Double(service.snapshotIdentityLosses))]
+        }
+        metrics.registerGauge(
+            "routereg_snapshot_divergences_total",
+            help: "Periodic full loads that differed from the incrementally built snapshot (should stay 0)"
+        ) {
+            [ServerMetrics.Sample(value: Double(service.snapshotDivergences))]
+        }
+        metrics.registerGauge("routereg_read_only", help: "1 when writes are refused (hot standby or --read-only)") {
+            [ServerMetrics.Sample(value: service.readOnlyReason == nil ? 0 : 1)]
+        }
+    }
+}
