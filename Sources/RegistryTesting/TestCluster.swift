@@ -77,8 +77,8 @@ public final class TestCluster: Sendable {
     }
 
     /// Lines of the server log saying the cluster crashed, restarted its backends or refused connections, on
-    /// standard error before the log is deleted: a run once saw the shared cluster stop answering for ~10 s
-    /// under several suites at once, and the log that would say why went with the directory.
+    /// standard error before the log is deleted: when the shared cluster stops answering under several suites
+    /// at once, the log that says why would otherwise go with the directory.
     static func reportTrouble(inLogOf directory: String) {
         guard let text = try? String(contentsOfFile: directory + "/postgres.log", encoding: .utf8) else { return }
         let trouble = troubleLines(in: text)

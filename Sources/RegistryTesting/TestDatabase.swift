@@ -44,8 +44,8 @@ public struct TestDatabase: Sendable {
     /// Ends the suite's use of the database: drops it on a `DATABASE_URL` server, and leaves it on the
     /// throwaway cluster, which deletes it at exit. Each `DROP DATABASE` forces a checkpoint, waits for every
     /// session of the cluster to take note and for the dropped database's sessions to end; a hundred suites
-    /// ending together did that a hundred times, and a clean-clone run saw the cluster stall for seconds
-    /// under them (a drop waited 3.8 s), failing other suites' calls past their deadlines.
+    /// ending together would do that a hundred times and can stall the cluster for seconds, failing other
+    /// suites' calls past their deadlines.
     public func release() throws {
         if !goesWithCluster { try drop() }
     }

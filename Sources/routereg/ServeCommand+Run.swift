@@ -103,7 +103,8 @@ extension ServeCommand {
     }
 
     /// As many connections as the process may open, less a reserve for the database pool, the listener and
-    /// files: with a fixed 4,096, ten thousand idle clients filled every slot and starved everyone else.
+    /// files: a fixed lower limit lets a crowd of idle clients fill every slot and starve everyone else
+    /// (RELIABILITY.md, "Known limits found").
     /// Raises the soft descriptor limit to the hard one first (capped at 65,536 connections).
     static func connectionLimit() -> Int {
         var limit = rlimit()

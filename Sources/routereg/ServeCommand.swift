@@ -66,16 +66,16 @@ enum ServeCommand {
         var requestTimeoutMs = 10_000
         var maxSnapshotAge = 300
         var connectionMemoryKiB = defaultConnectionMemoryKiB
-        /// Half of libmicrohttpd's default: it clears the whole buffer after every request, and in alternating
-        /// A/B runs 16 KiB cut CanOpen.Check's CPU per request by 7–9 % with the AASA GETs unchanged, while still
-        /// taking about 7.5 KB of request headers (bench/OPTIMIZATIONS.md, "connection memory").
+        /// Half of libmicrohttpd's default: it clears the whole buffer after every request, so a smaller one
+        /// makes small requests cheaper, and 16 KiB still takes about 7.5 KB of request headers (8 KiB refuses
+        /// 4 KB). The measurements are in bench/OPTIMIZATIONS.md, "Connection memory".
         static let defaultConnectionMemoryKiB = 16
         /// nil: standard error; "-": standard output; else a file appended to.
         var accessLog: String?
     }
 
-    /// Request threads unless --threads says otherwise: one per core, measured against two and four per core
-    /// (bench/OPTIMIZATIONS.md, "--threads").
+    /// Request threads unless --threads says otherwise: one per core, since more threads than cores cost more
+    /// CPU per request and raise p99 (bench/OPTIMIZATIONS.md, "--threads").
     static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Serves until SIGINT/SIGTERM; a failure stops any embedded cluster before it is reported.

@@ -78,7 +78,7 @@ enum RuleEmission: Equatable {
     static func plan(_ routes: [Route], platform: Platform, live: [Version]) -> [RuleEmission] {
         var plan = [RuleEmission](repeating: .omitted, count: routes.count)
         var openFollows = false
-        // Read in place: copying each `Route` out retained all its fields, most of a large app's generation.
+        // Read in place: copying each `Route` out would retain and release all its fields.
         routes.withUnsafeBufferPointer { routes in
             for index in routes.indices.reversed() {
                 if routes[index].action == .open && live.contains(where: { routes[index].handles(platform, $0) }) {

@@ -8,7 +8,7 @@ public enum FallbackURL {
     /// occurrence) fail, and iOS would send the browser straight back into the app.
     public static func make(_ url: String, policy: FallbackPolicy) -> String {
         // Built on UTF-8 bytes split at ASCII delimiters: it runs for every `CanOpen.Check` that falls back,
-        // and splitting `Character`s made it a twentieth of the call.
+        // and splitting bytes spares the grapheme breaking that splitting `Character`s pays.
         let bytes = Array(url.utf8)
         let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let mark = bytes[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash

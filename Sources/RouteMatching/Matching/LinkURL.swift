@@ -28,8 +28,8 @@ public struct LinkURL: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Splits the UTF-8 bytes on the ASCII delimiters (always scalar boundaries), not on `Character`s, and
     /// reads them from the string's own buffer rather than through `String.UTF8View` indices: it runs for
-    /// every `CanOpen.Check`, and grapheme breaking was a tenth of the call's cost, index arithmetic on the
-    /// view a twelfth. A delimiter followed by a combining mark therefore still delimits, as it does for iOS.
+    /// every `CanOpen.Check`, and both grapheme breaking and index arithmetic on the view cost more than the
+    /// split itself. A delimiter followed by a combining mark therefore still delimits, as it does for iOS.
     public init?(_ string: String) {
         var text = string
         guard let parts = text.withUTF8(Self.parts) else { return nil }

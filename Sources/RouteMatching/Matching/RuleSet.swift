@@ -27,8 +27,8 @@ public struct RuleSet: Sendable {
 
     /// Compiles `rules`; `substitutionVariables` are the document's own `$(name)` lists (Apple's predefined
     /// variables are always available). Rules `previous` already compiled with the same variables are
-    /// taken from it: a write changes one route, and compiling every pattern again made each write of a
-    /// large app cost milliseconds (compiled rules are immutable, so sharing them is safe).
+    /// taken from it: a write changes one route, and compiling every pattern again would make each write
+    /// cost as much as compiling the whole app (compiled rules are immutable, so sharing them is safe).
     public init(
         rules: [ComponentRule], substitutionVariables: [String: [String]] = [:], reusing previous: RuleSet? = nil
     ) {

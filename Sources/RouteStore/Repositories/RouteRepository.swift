@@ -30,8 +30,8 @@ public struct RouteRepository: Sendable {
     /// routes after them instead of one per route, and no read-back (the caller lists the app's routes once).
     /// ALREADY_EXISTS names the first id taken; the caller's transaction must then roll back.
     ///
-    /// The rows travel as one JSON parameter per table (`jsonb_to_recordset`): a statement per row made an
-    /// import of 1,000 routes cost 2,000 round trips.
+    /// The rows travel as one JSON parameter per table (`jsonb_to_recordset`): one round trip per table
+    /// however many routes, where a statement per row would cost a round trip per row.
     public func createMany(_ routes: [Route], app: String, before: String? = nil, in tx: Transaction) throws {
         let first = try makeRoom(routes.count, app: app, before: before, in: tx)
         let rows = try SQLJSON(encoding: routes.enumerated().map { NewRouteRow($1, position: first + $0) })

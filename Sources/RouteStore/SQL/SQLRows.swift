@@ -81,7 +81,7 @@ public struct SQLRow: Sendable {
     }
 
     /// A `bytea` column (hex output format, PostgreSQL's default). Decoded into a preallocated buffer:
-    /// appending to `Data` byte by byte made reading a 100 KB AASA cost milliseconds.
+    /// appending to `Data` byte by byte pays a call per byte, and a revision is a whole document.
     public func bytes(_ column: String) throws -> Data {
         var text = try required(column)
         let decoded: [UInt8]? = text.withUTF8 { utf8 in
