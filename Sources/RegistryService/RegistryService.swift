@@ -232,15 +232,4 @@ public final class RegistryService: Sendable {
 
     /// Connections the database pool holds open (idle or in use), for metrics.
     public var openDatabaseConnections: Int { store.openConnections }
-
-    /// Runs `body`, turning store failures into the `RegistryError` clients see.
-    func mapped<T>(_ body: () throws -> T) throws(RegistryError) -> T {
-        do { return try body() } catch let error as RegistryError { throw error } catch let error as StoreError {
-            if !error.isConnectionFailure { options.log("store: \(error.logDetail)") }
-            throw error.registryError
-        } catch {
-            options.log("internal: \(error)")
-            throw RegistryError.internal()
-        }
-    }
 }

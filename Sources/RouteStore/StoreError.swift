@@ -1,11 +1,12 @@
-import RouteCore
-
 /// A failure in the store: what went wrong (`code`), the server's SQLSTATE if any, and server-side detail
 /// for the log.
 ///
 /// `description` is deliberately generic (postgres-nio's `PSQLError` does the same): it never contains SQL,
 /// bound values or libpq text, so the error can be shown or logged anywhere. `logDetail` has the rest and
 /// belongs in the server log only, keyed by request id.
+///
+/// The store speaks SQL, not the wire: which status and message a failure means to a client is decided in
+/// one place in RegistryService (`RegistryError(storeFailure:)`), not here.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; extensible without breaking callers.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
@@ -68,40 +69,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var isConnectionFailure: Bool {
         code == .connectionFailed || code == .commitOutcomeUnknown || (sqlState?.isConnectionClass ?? false)
     }
-
-    /// The status this failure maps to on the wire, with a message fit for clients.
-    public var registryError: RegistryError {
-        if isConnectionFailure || code == .poolTimeout || code == .poolClosed {
-            return .unavailable(
-                code == .commitOutcomeUnknown
-                    ? "the database connection was lost while committing; the change may or may not have been saved"
-                    : "the database is unavailable; try again")
-        }
-        if code == .invalidValue { return RegistryError(.invalidArgument, "a value cannot be stored") }
-        if code == .deadlineExceeded {
-            return RegistryError(
-                .deadlineExceeded, "the database did not answer before the deadline; nothing was changed")
-        }
-        guard code == .serverError, let sqlState else { return .internal() }
-        switch sqlState {
-        case .uniqueViolation: return .alreadyExists("the resource")
-        case .foreignKeyViolation, .restrictViolation, .objectNotInPrerequisiteState:
-            return .failedPrecondition("the change conflicts with other resources that depend on it")
-        case .checkViolation, .notNullViolation, .invalidTextRepresentation, .stringDataRightTruncation,
-            .characterNotInRepertoire, .numericValueOutOfRange:
-            return RegistryError(.invalidArgument, "a value is not valid")
-        case .serializationFailure, .deadlockDetected:
-            return .aborted("the change conflicted with a concurrent change; try again")
-        case .queryCanceled, .lockNotAvailable:
-            return RegistryError(.deadlineExceeded, "the database took too long; nothing was changed")
-        case .readOnlySQLTransaction:
-            return .failedPrecondition(
-                "the database is a read-only replica (hot standby); send writes to a server connected to the primary")
-        case .tooManyConnections, .cannotConnectNow, .adminShutdown, .crashShutdown:
-            return .unavailable("the database is unavailable; try again")
-        default: return .internal()
-        }
-    }
 }
 
 /// A PostgreSQL SQLSTATE (five characters), with named constants for the ones the code reacts to.
@@ -139,16 +106,4 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     }
 
     public var description: String { rawValue }
-}
-
-extension RegistryError {
-    /// The wire form of any error the store throws: a `RegistryError` as is, a `StoreError` by its mapping,
-    /// anything else `INTERNAL` (the detail belongs in the log).
-    public init(storeFailure error: any Error) {
-        switch error {
-        case let error as RegistryError: self = error
-        case let error as StoreError: self = error.registryError
-        default: self = .internal()
-        }
-    }
 }

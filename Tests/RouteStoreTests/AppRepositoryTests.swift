@@ -38,7 +38,7 @@ struct AppRepositoryTests {
         let error = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.create(App(id: "Bad Id"), in: $0) }
         }
-        #expect(error.registryError.code == .invalidArgument)
+        #expect(error.sqlState == .checkViolation)
     }
 
     @Test func updateWithTheCurrentEtagSucceedsAndAStaleOneIsAborted() throws {
@@ -92,7 +92,7 @@ struct AppRepositoryTests {
         let blocked = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.delete("badoo", expectedEtag: created.etag, in: $0) }
         }
-        #expect(blocked.registryError.code == .failedPrecondition)
+        #expect(blocked.sqlState == .foreignKeyViolation)
         try fixture.tx { _ = try DomainRepository().delete("badoo.com", expectedEtag: nil, in: $0) }
         let stale = try #require(throws: RegistryError.self) {
             try fixture.tx { try apps.delete("badoo", expectedEtag: "999", in: $0) }

@@ -35,7 +35,7 @@ struct AuditAndTokenRepositoryTests {
         #expect(second.items.map(\.requestID) == ["req-1"] && second.nextPageToken == nil)
         for statement: SQLQuery in ["UPDATE audit SET actor = \("mallory")", "DELETE FROM audit"] {
             let error = try #require(throws: StoreError.self) { try fixture.tx { try $0.query(statement) } }
-            #expect(error.registryError.code == .failedPrecondition)
+            #expect(error.sqlState == .objectNotInPrerequisiteState)
         }
     }
 
@@ -57,7 +57,7 @@ struct AuditAndTokenRepositoryTests {
                 try tokens.create(id: "short", role: .reader, secretSHA256: Data([1]), displayName: nil, in: $0)
             }
         }
-        #expect(shortHash.registryError.code == .invalidArgument)
+        #expect(shortHash.sqlState == .checkViolation)
         try fixture.tx {
             _ = try tokens.create(id: "admin", role: .admin, secretSHA256: hash(4), displayName: nil, in: $0)
         }

@@ -31,7 +31,7 @@ struct DomainRepositoryTests {
         for domain in [Domain(host: "a.com", apps: ["ghost"]), Domain(host: "b.com", apps: [], aliasOf: "nowhere.com")]
         {
             let error = try #require(throws: StoreError.self) { try fixture.tx { try domains.create(domain, in: $0) } }
-            #expect(error.registryError.code == .failedPrecondition)
+            #expect(error.sqlState == .foreignKeyViolation)
         }
         #expect(try fixture.tx { try domains.all(in: $0) }.isEmpty)
     }
@@ -67,7 +67,7 @@ struct DomainRepositoryTests {
         let blocked = try #require(throws: StoreError.self) {
             try fixture.tx { try domains.delete("badoo.com", expectedEtag: nil, in: $0) }
         }
-        #expect(blocked.registryError.code == .failedPrecondition)
+        #expect(blocked.sqlState == .foreignKeyViolation)
         let first = try fixture.tx { try domains.list(PageRequest(pageSize: 2), in: $0) }
         #expect(first.items.map(\.value.host) == ["badoo.com", "m.badoo.com"])
         let second = try fixture.tx {

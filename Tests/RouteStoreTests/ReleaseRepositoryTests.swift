@@ -27,7 +27,7 @@ struct ReleaseRepositoryTests {
                 try releases.upsertDraft(app: "ghost", platform: .ios, version: Fixtures.version("1"), in: $0)
             }
         }
-        #expect(unknownApp.registryError.code == .failedPrecondition)
+        #expect(unknownApp.sqlState == .foreignKeyViolation)
     }
 
     @Test func stateChangesStampTimesAndBumpTheEtag() throws {

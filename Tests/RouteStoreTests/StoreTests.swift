@@ -69,7 +69,7 @@ struct StoreTests {
     @Test func concurrentWritersGetGapFreeRevisionNumbers() throws {
         let writers = 10
         let store = self.store
-        let outcomes = runConcurrently(writers) { index -> Result<Int, RegistryError> in
+        let outcomes = runConcurrently(writers) { index -> Result<Int, any Error> in
             Result {
                 try store.write(actor: "writer-\(index)", method: "Releases.Publish", resource: "apps/badoo") { tx in
                     // Read-then-write inside the lock: the pattern the service uses to compute the next file.
@@ -81,7 +81,7 @@ struct StoreTests {
                         in: tx)
                     return WriteResult(revision.number)
                 }
-            }.mapError { RegistryError(storeFailure: $0) }
+            }
         }
         let numbers = try outcomes.map { try $0.get() }
         #expect(numbers.sorted() == Array(1...writers))

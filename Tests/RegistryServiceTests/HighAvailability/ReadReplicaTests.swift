@@ -72,7 +72,8 @@ import Testing
             }
         }
         #expect(error.sqlState == .readOnlySQLTransaction)
-        #expect(error.registryError.code == .failedPrecondition)
-        #expect(error.registryError.message.contains("read-only replica"))
+        let refusal = RegistryError(storeFailure: error)
+        #expect(refusal.code == .failedPrecondition)
+        #expect(refusal.message.contains("read-only replica"))
     }
 }
