@@ -83,8 +83,8 @@ extension JSONRPCCall {
         case invalid(id: ArraySlice<UInt8>?, reason: String)
     }
 
-    /// Whether `bytes` are the UTF-8 of `literal`: one length test and a `memcmp`, where comparing with a
-    /// `String.UTF8View` stepped through the view's indices byte by byte (a twentieth of a `CanOpen.Check`).
+    /// Whether `bytes` are the UTF-8 of `literal`: one length test and a `memcmp`, not a walk of a
+    /// `String.UTF8View` index by index.
     static func bytes(_ bytes: ArraySlice<UInt8>, are literal: StaticString) -> Bool {
         bytes.count == literal.utf8CodeUnitCount
             && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, literal.utf8Start, $0.count) == 0 }

@@ -6,8 +6,8 @@ import Synchronization
 /// the thread's buffer has grown to its longest line.
 ///
 /// The bytes are written through a cursor into raw memory the thread's storage (`LogLineStorage`) lends for
-/// the line: an append is a bounds check and a copy. Appending to a `[UInt8]` paid the array's uniqueness and
-/// capacity checks on every call, about a hundred instructions for each of a line's fifteen appends. Only
+/// the line: an append is a bounds check and a copy, where appending to a `[UInt8]` pays the array's
+/// uniqueness and capacity checks on every call. Only
 /// `withCurrent` makes one, and lends it `inout` to one line's body: a copy would point at memory the
 /// original may reallocate.
 public struct LogLineBuffer: JSONByteSink {

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// Requests append finished lines to a bounded byte queue under a short lock (a copy, no allocation: the
 /// queue keeps its capacity); the writer swaps the queue for its empty spare and writes the whole batch with
-/// one `write(2)`. The writer looks every `interval` (5 ms) rather than being woken per line: waking it cost
-/// the request a futex call, and the writer, always caught up, a `write(2)` per line or two (28,023 writes
-/// for 43,342 lines, counted with strace). A queue half full wakes it at once.
+/// one `write(2)`. The writer looks every `interval` (5 ms) rather than being woken per line: waking it would
+/// cost the request a futex call, and the writer, always caught up, would write a line or two per call. A
+/// queue half full wakes it at once.
 ///
 /// The queue is split in `ThreadSlot.shardCount` shards and each thread appends to its own (`LogLineStorage.shard`):
 /// with one queue for every thread, its lock and tail moved between the cores on every request, and

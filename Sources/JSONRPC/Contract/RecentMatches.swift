@@ -3,12 +3,11 @@ import Synchronization
 /// Short texts a pattern accepted recently, so the values every call repeats (an app's name, its live
 /// versions) are not matched again.
 ///
-/// Why: the backtracking matcher costs about 5,000 instructions on an identifier or a version, a tenth of a
-/// whole `CanOpen.Check` call, and the same values arrive on nearly every call. Only accepted texts are kept
+/// Why: the backtracking matcher is a sizeable part of a small call like `CanOpen.Check`, and the same
+/// values arrive on nearly every call. Only accepted texts are kept
 /// (a refusal is rare and must build its message anyway), only short ones, in a fixed number of slots: a
 /// text's hash picks its one slot, and a later text of the same slot replaces it. A lookup is a hash, a
-/// lock and one comparison whatever the number of values in use (an app with 50 live versions kept
-/// missing a memory that held the last 16), and a caller sending ever-new values gets the matcher, never an
+/// lock and one comparison whatever the number of values in use (an app has many live versions), and a caller sending ever-new values gets the matcher, never an
 /// unbounded memory.
 final class RecentMatches: Sendable {
     /// Slots (a power of two).
