@@ -53,7 +53,10 @@ public final class RegistryRuntime: Sendable {
         let reloadNeeded = self.reloadNeeded
         listener = ChangeListener(
             url: databaseURL,
-            onChange: { _ in Self.refresh(service, log: log) },
+            // A server's own write comes back as a notification too; its snapshot is already that state.
+            onChange: { notice in
+                if !Self.isAlreadyServed(notice, by: service.snapshot) { Self.refresh(service, log: log) }
+            },
             // Notifications sent while the connection was down are lost, and the server behind the URL may be
             // another one since a failover: reload everything.
             onReconnect: {
@@ -174,6 +177,13 @@ public final class RegistryRuntime: Sendable {
     /// "host:port" of the database when it is a hot standby, else nil.
     private func standbyDescription() throws -> String? {
         try service.store.standbyAddress(deadline: .now + .seconds(5))
+    }
+
+    /// Whether the snapshot is already the state a notification announces (the server's own write, installed
+    /// before its notification arrived): then there is nothing to ask the database.
+    static func isAlreadyServed(_ notice: ChangeNotice, by snapshot: Snapshot) -> Bool {
+        guard let token = notice.writeToken else { return false }
+        return snapshot.writeToken == token
     }
 
     /// Refreshes, retrying briefly: the notification may arrive just as pooled connections are being

@@ -47,7 +47,8 @@ public final class Store: Sendable {
                     actor: actor, method: method, requestID: idempotencyKey, outcome: outcome, auditID: entry.id,
                     in: tx)
             }
-            let change = result.change ?? ChangeNotice(kind: method, ids: [resource])
+            var change = result.change ?? ChangeNotice(kind: method, ids: [resource])
+            change.writeToken = writeToken
             try tx.query(prepared: "SELECT pg_notify(\(Store.changeChannel), \(change.payload))")
             return result.value
         }
@@ -100,19 +101,23 @@ public struct ChangeNotice: Sendable, Hashable, Codable {
     public var kind: String
     /// Resource names that changed; empty means "assume anything changed".
     public var ids: [String]
+    /// The write token of the state the write committed (its audit entry's): a server whose snapshot is
+    /// already that state has nothing to refresh. Absent from payloads of older servers.
+    public var writeToken: String?
 
-    public init(kind: String, ids: [String]) {
+    public init(kind: String, ids: [String], writeToken: String? = nil) {
         self.kind = kind
         self.ids = ids
+        self.writeToken = writeToken
     }
 
     /// NOTIFY payloads must stay under 8000 bytes: past that, the ids are dropped (listeners then
     /// reload everything).
-    var payload: String {
+    public var payload: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(self), data.count < 7_000 { return String(decoding: data, as: UTF8.self) }
-        let trimmed = ChangeNotice(kind: String(kind.prefix(200)), ids: [])
+        let trimmed = ChangeNotice(kind: String(kind.prefix(200)), ids: [], writeToken: writeToken)
         return String(decoding: (try? encoder.encode(trimmed)) ?? Data("{}".utf8), as: UTF8.self)
     }
 

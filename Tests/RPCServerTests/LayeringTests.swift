@@ -62,7 +62,8 @@ struct LayeringTests {
         #expect(graph["JSONRPC"] == ["JSONBytes"])
         for target in ["HTTPServing", "JSONRPC"] {
             let reached = Self.reached(from: target, in: graph)
-            #expect(reached.isDisjoint(with: Self.forbidden), "\(target) reaches \(reached.intersection(Self.forbidden))")
+            #expect(
+                reached.isDisjoint(with: Self.forbidden), "\(target) reaches \(reached.intersection(Self.forbidden))")
         }
         #expect(!Self.reached(from: "JSONRPC", in: graph).contains("HTTPServing"))
         #expect(!Self.reached(from: "HTTPServing", in: graph).contains("JSONRPC"))
@@ -94,7 +95,8 @@ struct LayeringTests {
             for file in try Self.sources(of: target) {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 // String literals only: doc comments may name a path.
-                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                {
                     for path in paths where line.contains("\"\(path)") {
                         found[file.lastPathComponent, default: []].append(path)
                     }

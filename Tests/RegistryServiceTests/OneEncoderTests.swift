@@ -32,7 +32,8 @@ import Testing
         ]
         for version in ["5.11.0", "4.0"] {
             for url in urls {
-                let input = API.CanOpenCheck.Input(app: "badoo", platform: .ios, version: try Version(version), url: url)
+                let input = API.CanOpenCheck.Input(
+                    app: "badoo", platform: .ios, version: try Version(version), url: url)
                 let expected = try DecisionJSON.encode(try server.service.check(input))
                 let quoted = String(decoding: try JSONEncoder().encode(url), as: UTF8.self)
                 let params = #"{"app":"badoo","platform":"ios","version":"\#(version)","url":\#(quoted)}"#
@@ -43,8 +44,9 @@ import Testing
                 #expect(try await post(server, flat) == Self.result(expected), "\(url)")
                 #expect(try await post(server, decoded) == Self.result(expected, id: 2), "\(url)")
                 let batch = try await post(server, "[\(flat),\(decoded)]")
-                #expect(batch == [UInt8(ascii: "[")] + Self.result(expected) + [UInt8(ascii: ",")]
-                    + Self.result(expected, id: 2) + [UInt8(ascii: "]")], "\(url)")
+                #expect(
+                    batch == [UInt8(ascii: "[")] + Self.result(expected) + [UInt8(ascii: ",")]
+                        + Self.result(expected, id: 2) + [UInt8(ascii: "]")], "\(url)")
             }
         }
     }
@@ -61,13 +63,15 @@ import Testing
             let single = Self.body("CanOpen.GetTable", params)
             #expect(try await post(server, single) == Self.result(expected))
             let batch = try await post(server, "[\(single),\(Self.body("CanOpen.GetTable", params, id: 2))]")
-            #expect(batch == [UInt8(ascii: "[")] + Self.result(expected) + [UInt8(ascii: ",")]
-                + Self.result(expected, id: 2) + [UInt8(ascii: "]")])
+            #expect(
+                batch == [UInt8(ascii: "[")] + Self.result(expected) + [UInt8(ascii: ",")]
+                    + Self.result(expected, id: 2) + [UInt8(ascii: "]")])
             // The GET's body is the answer's `table`: the encoder's bytes are the file spliced in.
             let (file, response) = try await server.get("/canopen/v1/badoo/ios/\(version).json")
             #expect(response.statusCode == 200)
             let etag = try #require(response.value(forHTTPHeaderField: "ETag"))
-            let spliced = Array(#"{"etag":"#.utf8) + Array(try JSONEncoder().encode(etag))
+            let spliced =
+                Array(#"{"etag":"#.utf8) + Array(try JSONEncoder().encode(etag))
                 + Array(#","notModified":false,"table":"#.utf8) + Array(file) + [UInt8(ascii: "}")]
             #expect(spliced == expected)
             // The flat reader's 304 path (ifNoneMatch current) answers from the same encoder.
@@ -106,7 +110,8 @@ import Testing
         #expect(BuildInfo.commit(besideExecutable: binary) == commit)
         try Data("not a commit".utf8).write(to: URL(fileURLWithPath: binary + ".commit"))
         #expect(BuildInfo.commit(besideExecutable: binary) == "unknown")
-        #expect(String(decoding: BuildInfo(version: "0.1.0", commit: commit).json, as: UTF8.self)
-            == #"{"commit":"\#(commit)","version":"0.1.0"}"#)
+        #expect(
+            String(decoding: BuildInfo(version: "0.1.0", commit: commit).json, as: UTF8.self)
+                == #"{"commit":"\#(commit)","version":"0.1.0"}"#)
     }
 }

@@ -24,18 +24,24 @@ struct StoreTests {
             return WriteResult(created, after: try SQLJSON(encoding: created.value))
         }
         #expect(app.value.id == "badoo")
-        try store.write(actor: "bob", method: "Releases.Publish", resource: "apps/badoo/platforms/ios/releases/5.11.0")
-        { tx in
+        let token = UUID().uuidString.lowercased()
+        try store.write(
+            actor: "bob", method: "Releases.Publish", resource: "apps/badoo/platforms/ios/releases/5.11.0",
+            writeToken: token
+        ) { tx in
             _ = try store.releases.upsertDraft(
                 app: "badoo", platform: .ios, version: Fixtures.version("5.11.0"), in: tx)
             return WriteResult((), change: ChangeNotice(kind: "revisions", ids: ["domains/badoo.com/revisions/1"]))
         }
         #expect(received.wait(count: 2))
         #expect(
-            received.values == [
+            received.values.map { ChangeNotice(kind: $0.kind, ids: $0.ids) } == [
                 ChangeNotice(kind: "Apps.Create", ids: ["apps/badoo"]),
                 ChangeNotice(kind: "revisions", ids: ["domains/badoo.com/revisions/1"]),
             ])
+        // Each names the state its write committed, so the server that wrote it can skip its own.
+        #expect(received.values.last?.writeToken == token)
+        #expect(received.values.first?.writeToken != nil && received.values.first?.writeToken != token)
         let entries = try store.read { try store.audit.list(in: $0) }.items
         #expect(entries.map(\.actor) == ["bob", "alice"])
         #expect(entries[1].requestID == "r1" && entries[1].before == nil)
