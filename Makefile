@@ -14,9 +14,11 @@ bootstrap:
 
 build: bootstrap
 	swift build
+	@scripts/record-commit .build/debug
 
 release: bootstrap
 	swift build -c release --product routereg
+	@scripts/record-commit .build/release
 
 ## run: the registry on $(LISTEN), backed by an embedded PostgreSQL under ./.routereg
 run: release
@@ -26,6 +28,7 @@ run: release
 ## a freshly started server, then a fixed-seed fuzz run of every parser and of the API
 test: bootstrap
 	swift build --build-tests
+	@scripts/record-commit .build/debug
 	$(MAKE) --no-print-directory test-swift test-clients test-console fuzz-smoke fuzz-api-smoke
 
 test-swift:

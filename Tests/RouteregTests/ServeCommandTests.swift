@@ -136,6 +136,12 @@ struct ServeCommandTests {
         let kept = try await Self.rpc(
             again, token: token, #"{"jsonrpc":"2.0","id":2,"method":"Apps.Get","params":{"app":"kept"}}"#)
         #expect((kept["result"] as? [String: Any])?["id"] as? String == "kept", "\(kept)")
+        // GET /version: the release and the commit `make` recorded beside the binary ("unknown" without one).
+        let (versionData, _) = try await URLSession.shared.data(from: again.appendingPathComponent("version"))
+        let build = try JSONSerialization.jsonObject(with: versionData) as? [String: String]
+        let recorded = (try? String(contentsOfFile: BinaryRunner.executable!.path + ".commit", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(build == ["version": "0.1.0", "commit": recorded ?? "unknown"], "\(String(describing: build))")
         #expect(second.stop(SIGTERM) == 0, "\(second.log)")
         #expect(!Self.postmasterAlive(data))
     }
