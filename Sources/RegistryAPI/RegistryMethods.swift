@@ -112,6 +112,35 @@ public enum RegistryMethods {
                 return try service.listAudit(input)
             },
             RPCMethod.discover(openRPCDocument: openRPC),
+        ] + links(service)
+    }
+
+    /// The links service's methods.
+    static func links(_ service: RegistryService) -> [RPCMethod] {
+        [
+            RPCMethod(API.LinksCreate.self) { ctx, input in
+                try service.createLink(input.link, app: input.app, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.LinksBatchCreate.self) { ctx, input in
+                API.LinksBatchCreate.Output(
+                    links: try service.createLinks(input.links, app: input.app, by: caller(ctx, input.requestID)))
+            },
+            RPCMethod(API.LinksGet.self) { _, input in try service.getLink(domain: input.domain, code: input.code) },
+            RPCMethod(API.LinksList.self) { _, input in
+                _ = try page(input.page)
+                return try service.listLinks(input)
+            },
+            RPCMethod(API.LinksUpdate.self) { ctx, input in
+                try service.updateLink(input.link, etag: input.etag, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.LinksDelete.self) { ctx, input in
+                try service.deleteLink(
+                    domain: input.domain, code: input.code, etag: input.etag, by: caller(ctx, input.requestID))
+                return Empty()
+            },
+            RPCMethod(API.LinksResolve.self) { _, input in try service.resolveLink(input) },
+            RPCMethod(API.LinksStats.self) { _, input in try service.linkStats(domain: input.domain, code: input.code)
+            },
         ]
     }
 
@@ -135,7 +164,7 @@ public enum RegistryMethods {
     /// Methods answered from the snapshot alone: they never wait on the database.
     public static let snapshotOnly: Set<String> = [
         API.CanOpenCheck.name, API.CanOpenGetTable.name, API.MatrixGet.name, API.AssociationsWatch.name,
-        API.TokensWhoAmI.name, RPCDiscover.name,
+        API.TokensWhoAmI.name, RPCDiscover.name, API.LinksResolve.name,
     ]
 
     /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the validated

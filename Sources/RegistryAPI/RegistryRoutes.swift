@@ -15,6 +15,7 @@ enum RegistryRoutes {
         var wellKnown: RegistryDocuments? = nil
         var tables: CanOpenTableDocuments? = nil
         var console: ConsoleDocuments? = nil
+        var links: ShortLinkPages? = nil
         var readiness: @Sendable () -> Bool
         var metrics: ServerMetrics
         var build: BuildInfo
@@ -22,7 +23,8 @@ enum RegistryRoutes {
 
     /// The routes of a registry server.
     static func router(_ endpoints: Endpoints) -> Router {
-        var router = Router()
+        let links = endpoints.links
+        var router = Router(classify: { host in links?.classify(host) ?? .any })
         registerOperations(on: &router, endpoints)
         if let documents = endpoints.wellKnown {
             router.get("/.well-known/apple-app-site-association", label: "static") {
@@ -44,6 +46,13 @@ enum RegistryRoutes {
             router.get("/canopen/v1/*", label: "other") { _ in
                 .respond(.text(404, "not found: expected \(pattern)\n"))
             }
+        }
+        if let links {
+            // Only on link domains: a short link, and an FDL-style long link.
+            router.get("/{code}", host: ShortLinkPages.hostClass, label: "link") {
+                .respond(links.respond(code: $0.parameters["code"] ?? "", $0))
+            }
+            router.get("/", host: ShortLinkPages.hostClass, label: "link") { .respond(links.respondLongLink($0)) }
         }
         if let console = endpoints.console {
             router.get(Self.console, label: "static", DocumentLookup.responder(console))

@@ -43,6 +43,7 @@ public final class RegistryServer: Sendable {
                 wellKnown: RegistryDocuments(service: service, cacheControl: cacheControl),
                 tables: CanOpenTableDocuments(service: service, cacheControl: cacheControl),
                 console: console ? ConsoleDocuments(root: RegistryRoutes.console) : nil,
+                links: ShortLinkPages(service: service),
                 readiness: { service.isReady() }, metrics: metrics, build: build))
         http = HTTPServer(configuration: configuration, router: router, metrics: metrics, log: log)
         Self.registerGauges(metrics, service: service)

@@ -20,14 +20,17 @@ public final class RegistryRuntime: Sendable {
         public var probeTimeout: Duration
         /// Between two full-load checks of the snapshot (`verifySnapshot`); zero turns them off.
         public var verifyInterval: Duration
+        /// Between two writes of the clicks counted in memory: what a crash can lose at most.
+        public var clickFlushInterval: Duration
 
         public init(
             pollInterval: Duration = .seconds(1), probeTimeout: Duration = .seconds(2),
-            verifyInterval: Duration = .seconds(60)
+            verifyInterval: Duration = .seconds(60), clickFlushInterval: Duration = .seconds(2)
         ) {
             self.pollInterval = pollInterval
             self.probeTimeout = probeTimeout
             self.verifyInterval = verifyInterval
+            self.clickFlushInterval = clickFlushInterval
         }
     }
 
@@ -98,6 +101,8 @@ public final class RegistryRuntime: Sendable {
         if monitorStarted.exchange(false, ordering: .relaxed) { monitorDone.wait() }
         listener.stop()
         service.flushPersistedSnapshot()
+        // A graceful stop writes every click counted (RELIABILITY.md: what a crash can lose).
+        service.flushClicks(deadline: .now + .seconds(5))
     }
 
     /// The monitor loop: one poll per interval until stopped.
@@ -105,6 +110,7 @@ public final class RegistryRuntime: Sendable {
         var schemaReady = schemaReady
         var downSince: ContinuousClock.Instant? = service.isDatabaseUp == true ? nil : .now
         var lastVerify = ContinuousClock.now
+        var lastClickFlush = ContinuousClock.now
         var listening = listener.isListening
         if service.readOnlyReason == nil { service.recordListener(connected: listening) }
         while !sleep(options.pollInterval) {
@@ -134,6 +140,10 @@ public final class RegistryRuntime: Sendable {
                 listening = listener.isListening
                 service.recordListener(connected: listening)
                 log(listening ? "change listener connected" : "change listener disconnected; polling meanwhile")
+            }
+            if up, service.readOnlyReason == nil, lastClickFlush.duration(to: .now) >= options.clickFlushInterval {
+                lastClickFlush = .now
+                service.flushClicks(deadline: .now + options.probeTimeout)
             }
             if up, options.verifyInterval > .zero, lastVerify.duration(to: .now) >= options.verifyInterval {
                 lastVerify = .now

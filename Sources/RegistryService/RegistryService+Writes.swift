@@ -135,6 +135,8 @@ extension RegistryService {
         }
         var registry = current.registry
         switch change {
+        case .nothing:
+            break
         case .releases:
             registry.releases = try store.releases.all(in: tx).map(\.release)
         case .route(let app, let route, let position):
@@ -203,6 +205,8 @@ private enum WriteAttempt<Value: Sendable & Codable> {
 
 /// How a write changed the registry, so the service can update its copy instead of reloading it.
 enum RegistryChange {
+    /// Nothing the documents are generated from changed (a short link was written).
+    case nothing
     /// Releases changed (publish, retire, create): they are reloaded, routes are not.
     case releases
     /// `route` of `app` was created or replaced and now sits at 0-based `position`.

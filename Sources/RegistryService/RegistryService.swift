@@ -68,6 +68,10 @@ public final class RegistryService: Sendable {
     let replica = Mutex<String?>(nil)
     /// What the runtime last saw of the database and the change listener (`RegistryService+Health`).
     let health = Mutex(HealthState())
+    /// Every short link, in memory (`LinkIndex`): clicks never wait on the database.
+    public let links = LinkIndex()
+    /// Clicks counted since the last flush (`ClickCounter`).
+    public let clicks = ClickCounter()
     /// A snapshot was built from the database at least once (not only read from the persisted file).
     private let loadedFromDatabase = Atomic<Bool>(false)
 
@@ -121,6 +125,8 @@ public final class RegistryService: Sendable {
     public func refreshSnapshot(force: Bool = false, deadline: ContinuousClock.Instant? = nil) throws {
         let deadline = deadline ?? .now + store.defaultTimeout
         try rebuildLock.withLock(until: deadline) { try rebuildLocked(force: force, reusing: nil, deadline: deadline) }
+        // Links live apart from the snapshot: whatever woke the refresh may have been a link write.
+        try refreshLinks(deadline: deadline)
     }
 
     /// The rebuild itself; the caller holds `rebuildLock`.

@@ -15,6 +15,8 @@ public final class Store: Sendable {
     public let revisions = RevisionRepository()
     public let audit = AuditRepository()
     public let tokens = TokenRepository()
+    public let links = LinkRepository()
+    public let clicks = ClickRepository()
     public let writeRequests = WriteRequestRepository()
 
     public init(database: Database) {
@@ -52,6 +54,13 @@ public final class Store: Sendable {
             try tx.query(prepared: "SELECT pg_notify(\(Store.changeChannel), \(change.payload))")
             return result.value
         }
+    }
+
+    /// Adds click counts in a transaction of their own (counters are not registry writes: no lock, no
+    /// audit entry), within `deadline`.
+    public func addClicks(_ counts: [ClickKey: Int], deadline: ContinuousClock.Instant? = nil) throws {
+        guard !counts.isEmpty else { return }
+        try database.withTransaction(deadline: deadline) { tx in try clicks.add(counts, in: tx) }
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot throughout, within `deadline`.

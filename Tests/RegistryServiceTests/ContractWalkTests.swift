@@ -21,6 +21,7 @@ import Testing
         "url": "must be an absolute URL, which no pattern in the document spells out",
         "until": "must be after since: a rule between two fields",
         "webFallback": "only a custom-scheme route has one: a rule between two fields",
+        "domain": "a short link's domain must be a link domain of its app: a rule between the request and the registry",
     ]
 
     @Test func everyRuleOfTheDocumentIsEnforcedAtItsBoundary() async throws {

@@ -70,6 +70,14 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Tokens.WhoAmI": MethodInfo("reader", True, False, None, ()),
     "Audit.List": MethodInfo("reader", True, False, "entries", (('resource', False), ('pageSize', False), ('pageToken', False))),
     "rpc.discover": MethodInfo("public", True, False, None, ()),
+    "Links.Create": MethodInfo("releaser", False, True, None, (('app', True), ('link', True), ('requestId', False))),
+    "Links.BatchCreate": MethodInfo("releaser", False, True, None, (('app', True), ('links', True), ('requestId', False))),
+    "Links.Get": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
+    "Links.List": MethodInfo("reader", True, False, "links", (('app', False), ('text', False), ('pageSize', False), ('pageToken', False))),
+    "Links.Update": MethodInfo("releaser", False, True, None, (('link', True), ('etag', False), ('requestId', False))),
+    "Links.Delete": MethodInfo("releaser", False, True, None, (('domain', True), ('code', True), ('etag', False), ('requestId', False))),
+    "Links.Resolve": MethodInfo("public", True, False, None, (('url', True), ('platform', True), ('version', True))),
+    "Links.Stats": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
 }
 
 
@@ -264,6 +272,46 @@ class _Methods:
         params: Dict[str, Any] = {}
         return cast("RpcDiscoverResult", self._call("rpc.discover", params, timeout))
 
+    def links_create(self, app: Identifier, link: ShortLink, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
+        """Creates a short link on the app's link domain. (`Links.Create`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "link": link, "requestId": request_id}
+        return cast("ShortLinkOutput", self._call("Links.Create", params, timeout))
+
+    def links_batch_create(self, app: Identifier, links: Sequence[ShortLink], request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> LinksBatchCreateResult:
+        """Creates up to 1000 short links of one app, all or none. (`Links.BatchCreate`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "links": list(links), "requestId": request_id}
+        return cast("LinksBatchCreateResult", self._call("Links.BatchCreate", params, timeout))
+
+    def links_get(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> ShortLinkOutput:
+        """Reads a short link. (`Links.Get`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("ShortLinkOutput", self._call("Links.Get", params, timeout))
+
+    def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
+        """Lists short links by domain and code, of one app and matching a text when asked. (`Links.List`, reader)."""
+        params: Dict[str, Any] = {"app": app, "text": text, "pageSize": page_size, "pageToken": page_token}
+        return cast("LinksListResult", self._call("Links.List", params, timeout))
+
+    def links_update(self, link: ShortLink, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
+        """Replaces a short link's destinations, preview and expiry; its domain and code name it. (`Links.Update`, releaser)."""
+        params: Dict[str, Any] = {"link": link, "etag": etag, "requestId": request_id}
+        return cast("ShortLinkOutput", self._call("Links.Update", params, timeout))
+
+    def links_delete(self, domain: Host, code: str, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
+        """Deletes a short link: it answers 404 from now on, and its code is not drawn again. (`Links.Delete`, releaser)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code, "etag": etag, "requestId": request_id}
+        return cast("Empty", self._call("Links.Delete", params, timeout))
+
+    def links_resolve(self, url: str, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> LinksResolveResult:
+        """Resolves a short URL for one app version: its target, the route that decides it, the ... (`Links.Resolve`, public)."""
+        params: Dict[str, Any] = {"url": url, "platform": platform, "version": _v(version)}
+        return cast("LinksResolveResult", self._call("Links.Resolve", params, timeout))
+
+    def links_stats(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksStatsResult:
+        """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("LinksStatsResult", self._call("Links.Stats", params, timeout))
+
 
 class _AsyncMethods:
     """One coroutine per API method."""
@@ -455,3 +503,43 @@ class _AsyncMethods:
         """Returns this OpenRPC document. (`rpc.discover`, public)."""
         params: Dict[str, Any] = {}
         return cast("RpcDiscoverResult", await self._call("rpc.discover", params, timeout))
+
+    async def links_create(self, app: Identifier, link: ShortLink, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
+        """Creates a short link on the app's link domain. (`Links.Create`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "link": link, "requestId": request_id}
+        return cast("ShortLinkOutput", await self._call("Links.Create", params, timeout))
+
+    async def links_batch_create(self, app: Identifier, links: Sequence[ShortLink], request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> LinksBatchCreateResult:
+        """Creates up to 1000 short links of one app, all or none. (`Links.BatchCreate`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "links": list(links), "requestId": request_id}
+        return cast("LinksBatchCreateResult", await self._call("Links.BatchCreate", params, timeout))
+
+    async def links_get(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> ShortLinkOutput:
+        """Reads a short link. (`Links.Get`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("ShortLinkOutput", await self._call("Links.Get", params, timeout))
+
+    async def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
+        """Lists short links by domain and code, of one app and matching a text when asked. (`Links.List`, reader)."""
+        params: Dict[str, Any] = {"app": app, "text": text, "pageSize": page_size, "pageToken": page_token}
+        return cast("LinksListResult", await self._call("Links.List", params, timeout))
+
+    async def links_update(self, link: ShortLink, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
+        """Replaces a short link's destinations, preview and expiry; its domain and code name it. (`Links.Update`, releaser)."""
+        params: Dict[str, Any] = {"link": link, "etag": etag, "requestId": request_id}
+        return cast("ShortLinkOutput", await self._call("Links.Update", params, timeout))
+
+    async def links_delete(self, domain: Host, code: str, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
+        """Deletes a short link: it answers 404 from now on, and its code is not drawn again. (`Links.Delete`, releaser)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code, "etag": etag, "requestId": request_id}
+        return cast("Empty", await self._call("Links.Delete", params, timeout))
+
+    async def links_resolve(self, url: str, platform: Platform, version: AnyVersion, *, timeout: Optional[float] = None) -> LinksResolveResult:
+        """Resolves a short URL for one app version: its target, the route that decides it, the ... (`Links.Resolve`, public)."""
+        params: Dict[str, Any] = {"url": url, "platform": platform, "version": _v(version)}
+        return cast("LinksResolveResult", await self._call("Links.Resolve", params, timeout))
+
+    async def links_stats(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksStatsResult:
+        """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("LinksStatsResult", await self._call("Links.Stats", params, timeout))

@@ -17,6 +17,8 @@ class AppIos(_AppIosRequired, total=False):
 
     webcredentials: Optional[bool]
     appClips: Optional[List[IOSAppID]]
+    #: The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button ...
+    appStoreId: Optional[str]
 
 
 class AppAndroid(TypedDict):
@@ -44,6 +46,8 @@ class AppOutputIos(_AppOutputIosRequired, total=False):
 
     webcredentials: Optional[bool]
     appClips: Optional[List[IOSAppID]]
+    #: The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button ...
+    appStoreId: Optional[str]
 
 
 class AppOutputAndroid(TypedDict):
@@ -342,6 +346,54 @@ class RpcDiscoverResult(TypedDict):
     methods: List[Any]
 
 
+class LinksBatchCreateResult(TypedDict):
+    """LinksBatchCreateResult"""
+
+    links: List[ShortLinkOutput]
+
+
+class _LinksListResultRequired(TypedDict):
+    links: List[ShortLinkOutput]
+
+
+class LinksListResult(_LinksListResultRequired, total=False):
+    """LinksListResult"""
+
+    nextPageToken: NextPageToken
+
+
+class _LinksResolveResultRequired(TypedDict):
+    target: str
+    app: str
+    decision: Decision
+
+
+class LinksResolveResult(_LinksResolveResultRequired, total=False):
+    """LinksResolveResult"""
+
+    route: Optional[str]
+    minVersion: Optional[str]
+    #: Where minVersion comes from: route (the target route's since) or link (the link's own minimum).
+    minVersionSource: Optional[str]
+
+
+class LinksStatsResultCountsItem(TypedDict):
+    """LinksStatsResultCountsItem"""
+
+    day: str
+    platform: Literal["ios", "android", "desktop", "crawler"]
+    outcome: Literal["crawler", "landing", "redirect", "not_found"]
+    count: int
+
+
+class LinksStatsResult(TypedDict):
+    """LinksStatsResult"""
+
+    name: str
+    total: int
+    counts: List[LinksStatsResultCountsItem]
+
+
 class MatchDefaults(TypedDict, total=False):
     """Matching defaults (Apple's defaults dictionary); a rule's own setting wins. caseSensitive ..."""
 
@@ -485,6 +537,8 @@ class Domain(_DomainRequired, total=False):
     substitutionVariables: Optional[Dict[str, List[str]]]
     #: Also emit the legacy paths form for iOS 12 and earlier.
     legacyPaths: Optional[bool]
+    #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
+    links: Optional[bool]
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input (so a resource read with Get can be sent back).
@@ -513,6 +567,8 @@ class DomainOutput(_DomainOutputRequired, total=False):
     substitutionVariables: Optional[Dict[str, List[str]]]
     #: Also emit the legacy paths form for iOS 12 and earlier.
     legacyPaths: Optional[bool]
+    #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
+    links: Optional[bool]
     #: RFC 3339 timestamp, UTC.
     updateTime: Optional[str]
 
@@ -827,6 +883,88 @@ class AASADocument(TypedDict, total=False):
     activitycontinuation: AASADocument_appList
 
 
+class LinkPreview(TypedDict, total=False):
+    """What chat apps and social networks show (Open Graph and Twitter card tags)."""
+
+    title: Optional[str]
+    description: Optional[str]
+    #: An https image URL.
+    imageUrl: Optional[str]
+
+
+class LinkPlatformOptions(TypedDict, total=False):
+    """LinkPlatformOptions"""
+
+    #: The lowest version the link asks for; the effective minimum is the later of this and the ...
+    minVersion: Optional[Version]
+    #: Where a visitor goes instead of the landing page's web button. An https URL on one of the ...
+    fallbackUrl: Optional[str]
+
+
+class _ShortLinkRequired(TypedDict):
+    target: str
+
+
+class ShortLink(_ShortLinkRequired, total=False):
+    """A short link as sent to Links.Create, Links.BatchCreate and Links.Update."""
+
+    #: The link domain; absent on create: the app's first link domain.
+    domain: Host
+    #: The code after the domain; absent on create: a random 7-character code from an alphabet ...
+    code: str
+    #: Where desktop browsers go instead of the target. An https URL on one of the app's own ...
+    desktopUrl: Optional[str]
+    preview: Optional[LinkPreview]
+    ios: Optional[LinkPlatformOptions]
+    android: Optional[LinkPlatformOptions]
+    #: When it stops working (RFC 3339); it answers 404 after.
+    expiresAt: Optional[str]
+    #: Phones go straight to the target, without the landing page (FDL's efr=1).
+    skipLanding: Optional[bool]
+    #: Output only; ignored on input (so a resource read with Get can be sent back).
+    name: str
+    #: Output only; ignored on input.
+    etag: Etag
+    #: Output only; ignored on input.
+    createTime: str
+    #: Output only; ignored on input.
+    updateTime: Optional[str]
+    #: Output only; ignored on input.
+    app: str
+    #: Output only; ignored on input.
+    shortUrl: str
+    #: Output only; ignored on input.
+    createdBy: str
+
+
+class _ShortLinkOutputRequired(TypedDict):
+    domain: Host
+    code: str
+    target: str
+    app: str
+    shortUrl: str
+    name: str
+    etag: Etag
+    createTime: str
+
+
+class ShortLinkOutput(_ShortLinkOutputRequired, total=False):
+    """A short link as the API returns it."""
+
+    #: Where desktop browsers go instead of the target. An https URL on one of the app's own ...
+    desktopUrl: Optional[str]
+    preview: Optional[LinkPreview]
+    ios: Optional[LinkPlatformOptions]
+    android: Optional[LinkPlatformOptions]
+    #: When it stops working (RFC 3339); it answers 404 after.
+    expiresAt: Optional[str]
+    #: Phones go straight to the target, without the landing page (FDL's efr=1).
+    skipLanding: Optional[bool]
+    #: The token id that created it.
+    createdBy: str
+    updateTime: Optional[str]
+
+
 Version = str
 
 
@@ -925,6 +1063,13 @@ __all__ = [
     "Host",
     "IOSAppID",
     "Identifier",
+    "LinkPlatformOptions",
+    "LinkPreview",
+    "LinksBatchCreateResult",
+    "LinksListResult",
+    "LinksResolveResult",
+    "LinksStatsResult",
+    "LinksStatsResultCountsItem",
     "LintFinding",
     "MatchDefaults",
     "MatchDefaultsOutput",
@@ -957,6 +1102,8 @@ __all__ = [
     "RpcDiscoverResult",
     "RuleDiff",
     "RuleDiffChangedItem",
+    "ShortLink",
+    "ShortLinkOutput",
     "SwitchedOff",
     "SwitchedOffOutput",
     "Token",

@@ -499,6 +499,42 @@ def test_readme_more_example_runs_with_the_cli_config_file(server, admin, tmp_pa
     assert revisions and lines[-1] == f"revisions of m.badoo.com: {revisions}", lines
 
 
+def test_links_round_trip(server, admin, validated, names):
+    # The links service from a pipeline: a batch of campaign links with one requestId, retried without
+    # making any twice; each link read, listed, updated, resolved, counted and deleted.
+    app = f"links-{names['app']}"
+    web, links_host = f"www.{names['root']}", f"go.{names['root']}"
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID], "appStoreId": "351331194"}})
+    admin.domains_create({"host": web, "apps": [app]})
+    admin.domains_create({"host": links_host, "apps": [app], "links": True})
+    admin.routes_create(app, {"id": "offers", "pattern": {"path": "/offer/*"}, "platforms": {"ios": {"since": "2.0"}}})
+    admin.releases_publish(app, "ios", "1.0")
+    one = admin.links_create(app, {"code": "spring", "target": f"https://{web}/offer/1"})
+    assert one["shortUrl"] == f"https://{links_host}/spring" and one["app"] == app
+    campaign = [{"target": f"https://{web}/offer/{n}", "preview": {"title": f"Offer {n}"}} for n in range(3)]
+    first = admin.links_batch_create(app, campaign, request_id=f"campaign-{names['app']}")
+    again = admin.links_batch_create(app, campaign, request_id=f"campaign-{names['app']}")
+    assert [l["code"] for l in again["links"]] == [l["code"] for l in first["links"]]
+    assert len({l["code"] for l in first["links"]}) == 3
+    assert admin.links_get(links_host, "spring")["target"] == f"https://{web}/offer/1"
+    listed = [l["code"] for l in admin.links_list(app=app)["links"]]
+    assert sorted(listed) == sorted(["spring"] + [l["code"] for l in first["links"]])
+    current = admin.links_get(links_host, "spring")
+    moved = admin.links_update({**current, "target": f"https://{web}/offer/9"}, etag=current["etag"])
+    assert moved["target"] == f"https://{web}/offer/9"
+    resolved = admin.links_resolve(f"https://{links_host}/spring", "ios", "1.0")
+    assert resolved["route"] == "offers" and resolved["minVersion"] == "2.0.0"
+    assert resolved["decision"]["reason"] == "unsupported_version"
+    assert admin.links_stats(links_host, "spring")["total"] == 0
+    with pytest.raises(RegistryError) as caught:
+        admin.links_create(app, {"target": "https://evil.example/"})
+    assert caught.value.status == "INVALID_ARGUMENT" and [d["field"] for d in caught.value.details] == ["link.target"]
+    assert admin.links_delete(links_host, "spring") == {}
+    with pytest.raises(RegistryError) as caught:
+        admin.links_get(links_host, "spring")
+    assert caught.value.status == "NOT_FOUND"
+
+
 def test_the_module_called_every_method(openrpc):
     # Last in the module: every method of the OpenRPC document answered once with a schema-valid result.
     assert {m["name"] for m in openrpc["methods"]} - CALLED == set()

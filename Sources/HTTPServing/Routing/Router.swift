@@ -39,7 +39,6 @@ public struct Router: Sendable {
     /// Middleware every request passes, outermost first (after the server's own).
     public private(set) var middleware: [any HTTPMiddleware] = []
     private let classify: @Sendable (String) -> HostClass
-    private var usesHostClasses = false
 
     /// - Parameter classify: the class of a normalized `Host` (`links` for the short-link domains); asked
     ///   only when some route is bound to a class other than `.any`.
@@ -61,7 +60,6 @@ public struct Router: Sendable {
         let route = Route(
             methods: methods, hostClass: host, label: label, takesBody: takesBody, middleware: middleware,
             responder: responder, pattern: compiled)
-        if host != .any { usesHostClasses = true }
         if let literal = compiled.literalPath {
             exact[literal, default: []].append(route)
         } else {
@@ -88,17 +86,24 @@ public struct Router: Sendable {
 
     /// The route for a request's head, with its path parameters.
     func resolve(method: String, path: String, host: () -> String) -> (Resolution, [String: String]) {
-        let hostClass = usesHostClasses ? classify(host()) : .any
+        // The host is classified only when a route bound to a class is a candidate, so the common requests
+        // (well-known files, /rpc) never pay for it.
+        var classified: HostClass?
+        func matches(_ route: Route) -> Bool {
+            guard route.hostClass != .any else { return true }
+            if classified == nil { classified = classify(host()) }
+            return route.hostClass == classified
+        }
         var allowed: [String] = []
         if let routes = exact[path] {
-            for route in routes where route.hostClass == .any || route.hostClass == hostClass {
+            for route in routes where matches(route) {
                 if route.methods.contains(method) { return (.route(route), [:]) }
                 allowed += route.methods
             }
         }
         if !patterned.isEmpty {
             let segments = RoutePattern.segments(of: path)
-            for route in patterned where route.hostClass == .any || route.hostClass == hostClass {
+            for route in patterned where matches(route) {
                 guard let parameters = route.pattern.match(segments) else { continue }
                 if route.methods.contains(method) { return (.route(route), parameters) }
                 allowed += route.methods

@@ -193,3 +193,48 @@ extension String {
         return s
     }
 }
+
+extension HTTPRequest {
+    /// The query's items as libmicrohttpd decoded them, in order (a valueless item has an empty value).
+    public var queryItems: [(name: String, value: String)] {
+        final class Items {
+            var list: [(name: String, value: String)] = []
+        }
+        let items = Items()
+        let context = Unmanaged.passUnretained(items).toOpaque()
+        _ = MHD_get_connection_values(
+            connection, .GET_ARGUMENT_KIND,
+            { cls, _, key, value in
+                guard let cls, let key else { return MHD_Result.YES }
+                let items = Unmanaged<Items>.fromOpaque(cls).takeUnretainedValue()
+                items.list.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return MHD_Result.YES
+            }, context)
+        return items.list
+    }
+
+    /// The query re-encoded as `application/x-www-form-urlencoded` text (`a=1&b=x%20y`), or "" without one.
+    public var query: String {
+        queryItems.map { "\(Self.formEncode($0.name))=\(Self.formEncode($0.value))" }.joined(separator: "&")
+    }
+
+    private static func formEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// A one-digit hex string padded to two.
+    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
+}

@@ -196,5 +196,7 @@ extension API {
         AssociationsGet.self, AssociationsListRevisions.self, AssociationsDiff.self, AssociationsPreview.self,
         AssociationsWatch.self, CanOpenGetTable.self, CanOpenCheck.self, MatrixGet.self,
         TokensCreate.self, TokensList.self, TokensRevoke.self, TokensWhoAmI.self, AuditList.self,
+        LinksCreate.self, LinksBatchCreate.self, LinksGet.self, LinksList.self, LinksUpdate.self, LinksDelete.self,
+        LinksResolve.self, LinksStats.self,
     ]
 }

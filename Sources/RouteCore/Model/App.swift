@@ -62,11 +62,15 @@ public struct IOSConfig: Sendable, Hashable, Codable {
     public var webcredentials: Bool?
     /// App Clip app IDs to list under `appclips`.
     public var appClips: [String]?
+    /// The numeric App Store id (`https://apps.apple.com/app/id{appStoreId}`), for the store button of a
+    /// short link's landing page.
+    public var appStoreId: String?
 
-    public init(appIds: [String], webcredentials: Bool? = nil, appClips: [String]? = nil) {
+    public init(appIds: [String], webcredentials: Bool? = nil, appClips: [String]? = nil, appStoreId: String? = nil) {
         self.appIds = appIds
         self.webcredentials = webcredentials
         self.appClips = appClips
+        self.appStoreId = appStoreId
     }
 }
 

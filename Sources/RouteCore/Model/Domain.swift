@@ -12,10 +12,13 @@ public struct Domain: Sendable, Hashable, Codable {
     public var substitutionVariables: [String: [String]]?
     /// Also emit the legacy `paths` form for iOS 12 and earlier.
     public var legacyPaths: Bool?
+    /// A link domain: the registry serves short links on it (`https://go.badoo.com/{code}`). Its AASA and
+    /// assetlinks claim the link paths through a route of the app's like any other.
+    public var links: Bool?
 
     public init(
         host: String, apps: [String], aliasOf: String? = nil, defaults: MatchDefaults? = nil,
-        substitutionVariables: [String: [String]]? = nil, legacyPaths: Bool? = nil
+        substitutionVariables: [String: [String]]? = nil, legacyPaths: Bool? = nil, links: Bool? = nil
     ) {
         self.host = host
         self.apps = apps
@@ -23,7 +26,11 @@ public struct Domain: Sendable, Hashable, Codable {
         self.defaults = defaults
         self.substitutionVariables = substitutionVariables
         self.legacyPaths = legacyPaths
+        self.links = links
     }
+
+    /// Whether the registry serves short links on it.
+    public var isLinkDomain: Bool { links == true }
 }
 
 extension Domain {

@@ -20,6 +20,10 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
     case revision(host: String, number: Int)
     /// `tokens/{id}`.
     case token(String)
+    /// `domains/{host}/links`: the short links of a link domain.
+    case links(host: String)
+    /// `domains/{host}/links/{code}`.
+    case link(String, String)
 
     /// The name as the API spells it.
     public var description: String {
@@ -33,6 +37,8 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
         case .revisions(let host): "\(ResourceName.domain(host))/revisions"
         case .revision(let host, let number): "\(ResourceName.revisions(host: host))/\(number)"
         case .token(let id): "tokens/\(id)"
+        case .links(let host): "\(ResourceName.domain(host))/links"
+        case .link(let host, let code): "\(ResourceName.links(host: host))/\(code)"
         }
     }
 
@@ -55,6 +61,8 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
             guard let number = Int(parts[3]), number >= 1, String(number) == parts[3] else { return nil }
             self = .revision(host: parts[1], number: number)
         case ("tokens", 2): self = .token(parts[1])
+        case ("domains", 3) where parts[2] == "links": self = .links(host: parts[1])
+        case ("domains", 4) where parts[2] == "links": self = .link(parts[1], parts[3])
         default: return nil
         }
     }

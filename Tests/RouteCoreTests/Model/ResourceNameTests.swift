@@ -21,6 +21,8 @@ import Testing
         (.revisions(host: "m.badoo.com"), "domains/m.badoo.com/revisions"),
         (.revision(host: "m.badoo.com", number: 12), "domains/m.badoo.com/revisions/12"),
         (.token("bootstrap-admin"), "tokens/bootstrap-admin"),
+        (.links(host: "go.badoo.com"), "domains/go.badoo.com/links"),
+        (.link("go.badoo.com", "summer"), "domains/go.badoo.com/links/summer"),
     ]
 
     /// The kind of a name; exhaustive, so a new case fails to compile here until it has an example.
@@ -34,11 +36,13 @@ import Testing
         case .revisions: "revisions"
         case .revision: "revision"
         case .token: "token"
+        case .links: "links"
+        case .link: "link"
         }
     }
 
     @Test func theExamplesCoverEveryKind() {
-        #expect(Set(Self.examples.map { Self.kind($0.0) }).count == 8)
+        #expect(Set(Self.examples.map { Self.kind($0.0) }).count == 10)
     }
 
     @Test(arguments: examples)

@@ -108,6 +108,8 @@ export interface App {
     appIds: IOSAppID[];
     webcredentials?: boolean | null;
     appClips?: IOSAppID[] | null;
+    /** The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button of a short link's landing page. */
+    appStoreId?: string | null;
   }) | null;
   android?: {
     packageName: string;
@@ -140,6 +142,8 @@ export interface AppOutput {
     appIds: IOSAppID[];
     webcredentials?: boolean | null;
     appClips?: IOSAppID[] | null;
+    /** The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button of a short link's landing page. */
+    appStoreId?: string | null;
   }) | null;
   android?: {
     packageName: string;
@@ -174,6 +178,8 @@ export interface Domain {
   substitutionVariables?: Record<string, string[]> | null;
   /** Also emit the legacy paths form for iOS 12 and earlier. */
   legacyPaths?: boolean | null;
+  /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
+  links?: boolean | null;
   /** Output only; ignored on input (so a resource read with Get can be sent back). */
   name?: string;
   /** Output only; ignored on input (so a resource read with Get can be sent back). */
@@ -195,6 +201,8 @@ export interface DomainOutput {
   substitutionVariables?: Record<string, string[]> | null;
   /** Also emit the legacy paths form for iOS 12 and earlier. */
   legacyPaths?: boolean | null;
+  /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
+  links?: boolean | null;
   /** AIP-style resource name; output only. */
   name: string;
   etag: Etag;
@@ -519,6 +527,82 @@ export type AssetlinksDocument = ({
 
 /** An idempotency key (AIP-155), e.g. a UUID. Scoped to the caller's token and the method; params are not compared, so reuse a key only to retry the same call. Tokens.Create takes none (its secret is never stored). */
 export type RequestId = string;
+
+/** What chat apps and social networks show (Open Graph and Twitter card tags). */
+export interface LinkPreview {
+  title?: string | null;
+  description?: string | null;
+  /** An https image URL. */
+  imageUrl?: string | null;
+}
+
+export interface LinkPlatformOptions {
+  /** The lowest version the link asks for; the effective minimum is the later of this and the target route's since. */
+  minVersion?: Version | null;
+  /** Where a visitor goes instead of the landing page's web button. An https URL on one of the app's own domains, its store pages, or a host an admin allowed; anything else is INVALID_ARGUMENT naming the field. */
+  fallbackUrl?: string | null;
+}
+
+/** A short link as sent to Links.Create, Links.BatchCreate and Links.Update. */
+export interface ShortLink {
+  /** The link domain; absent on create: the app's first link domain. */
+  domain?: Host;
+  /** The code after the domain; absent on create: a random 7-character code from an alphabet without look-alikes. */
+  code?: string;
+  /** The deep link it opens: an https URL on one of the app's own (non-link) domains. */
+  target: string;
+  /** Where desktop browsers go instead of the target. An https URL on one of the app's own domains, its store pages, or a host an admin allowed; anything else is INVALID_ARGUMENT naming the field. */
+  desktopUrl?: string | null;
+  preview?: LinkPreview | null;
+  ios?: LinkPlatformOptions | null;
+  android?: LinkPlatformOptions | null;
+  /** When it stops working (RFC 3339); it answers 404 after. */
+  expiresAt?: string | null;
+  /** Phones go straight to the target, without the landing page (FDL's efr=1). */
+  skipLanding?: boolean | null;
+  /** Output only; ignored on input (so a resource read with Get can be sent back). */
+  name?: string;
+  /** Output only; ignored on input. */
+  etag?: Etag;
+  /** Output only; ignored on input. */
+  createTime?: string;
+  /** Output only; ignored on input. */
+  updateTime?: string | null;
+  /** Output only; ignored on input. */
+  app?: string;
+  /** Output only; ignored on input. */
+  shortUrl?: string;
+  /** Output only; ignored on input. */
+  createdBy?: string;
+}
+
+/** A short link as the API returns it. */
+export interface ShortLinkOutput {
+  /** The link domain; absent on create: the app's first link domain. */
+  domain: Host;
+  /** The code after the domain; absent on create: a random 7-character code from an alphabet without look-alikes. */
+  code: string;
+  /** The deep link it opens: an https URL on one of the app's own (non-link) domains. */
+  target: string;
+  /** Where desktop browsers go instead of the target. An https URL on one of the app's own domains, its store pages, or a host an admin allowed; anything else is INVALID_ARGUMENT naming the field. */
+  desktopUrl?: string | null;
+  preview?: LinkPreview | null;
+  ios?: LinkPlatformOptions | null;
+  android?: LinkPlatformOptions | null;
+  /** When it stops working (RFC 3339); it answers 404 after. */
+  expiresAt?: string | null;
+  /** Phones go straight to the target, without the landing page (FDL's efr=1). */
+  skipLanding?: boolean | null;
+  app: string;
+  /** https://{domain}/{code} */
+  shortUrl: string;
+  /** The token id that created it. */
+  createdBy?: string;
+  name: string;
+  etag: Etag;
+  createTime: string;
+  updateTime?: string | null;
+}
 
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
@@ -932,6 +1016,100 @@ export interface RegistryApi {
       methods: unknown[];
     };
   };
+  /** Creates a short link on the app's link domain. */
+  "Links.Create": {
+    params: {
+      app: Identifier;
+      link: ShortLink;
+      requestId?: RequestId;
+    };
+    result: ShortLinkOutput;
+  };
+  /** Creates up to 1000 short links of one app, all or none. */
+  "Links.BatchCreate": {
+    params: {
+      app: Identifier;
+      links: ShortLink[];
+      requestId?: RequestId;
+    };
+    result: {
+      links: ShortLinkOutput[];
+    };
+  };
+  /** Reads a short link. */
+  "Links.Get": {
+    params: {
+      domain: Host;
+      code: string;
+    };
+    result: ShortLinkOutput;
+  };
+  /** Lists short links by domain and code, of one app and matching a text when asked. */
+  "Links.List": {
+    params: {
+      app?: Identifier;
+      text?: string;
+      pageSize?: PageSize;
+      pageToken?: PageToken;
+    };
+    result: {
+      links: ShortLinkOutput[];
+      nextPageToken?: NextPageToken;
+    };
+  };
+  /** Replaces a short link's destinations, preview and expiry; its domain and code name it. */
+  "Links.Update": {
+    params: {
+      link: ShortLink;
+      etag?: Etag;
+      requestId?: RequestId;
+    };
+    result: ShortLinkOutput;
+  };
+  /** Deletes a short link: it answers 404 from now on, and its code is not drawn again. */
+  "Links.Delete": {
+    params: {
+      domain: Host;
+      code: string;
+      etag?: Etag;
+      requestId?: RequestId;
+    };
+    result: Empty;
+  };
+  /** Resolves a short URL for one app version: its target, the route that decides it, the effective minimum version and why, and the decision CanOpen.Check gives for the target with the link's own minimum applied. */
+  "Links.Resolve": {
+    params: {
+      url: string;
+      platform: Platform;
+      version: Version;
+    };
+    result: {
+      target: string;
+      app: string;
+      route?: string | null;
+      minVersion?: string | null;
+      /** Where minVersion comes from: route (the target route's since) or link (the link's own minimum). */
+      minVersionSource?: string | null;
+      decision: Decision;
+    };
+  };
+  /** Counts a short link's clicks per day, platform and outcome (stored counts and those not written yet). */
+  "Links.Stats": {
+    params: {
+      domain: Host;
+      code: string;
+    };
+    result: {
+      name: string;
+      total: number;
+      counts: ({
+        day: string;
+        platform: "ios" | "android" | "desktop" | "crawler";
+        outcome: "crawler" | "landing" | "redirect" | "not_found";
+        count: number;
+      })[];
+    };
+  };
 }
 
 /** Every wire method name, in the OpenRPC document's order. */
@@ -973,6 +1151,14 @@ export const METHOD_NAMES = [
   "Tokens.WhoAmI",
   "Audit.List",
   "rpc.discover",
+  "Links.Create",
+  "Links.BatchCreate",
+  "Links.Get",
+  "Links.List",
+  "Links.Update",
+  "Links.Delete",
+  "Links.Resolve",
+  "Links.Stats",
 ] as const;
 
 /** What the client needs to know of a method to call it safely. */
@@ -1028,4 +1214,12 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Tokens.WhoAmI": { access: "reader", readOnly: true, requestId: false, params: [] },
   "Audit.List": { access: "reader", readOnly: true, requestId: false, pageItems: "entries", params: [{ name: "resource", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
   "rpc.discover": { access: "public", readOnly: true, requestId: false, params: [] },
+  "Links.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "link", required: true }, { name: "requestId", required: false }] },
+  "Links.BatchCreate": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "links", required: true }, { name: "requestId", required: false }] },
+  "Links.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+  "Links.List": { access: "reader", readOnly: true, requestId: false, pageItems: "links", params: [{ name: "app", required: false }, { name: "text", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
+  "Links.Update": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "link", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+  "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
+  "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
 };

@@ -83,6 +83,8 @@ export interface App {
         appIds: IOSAppID[];
         webcredentials?: boolean | null;
         appClips?: IOSAppID[] | null;
+        /** The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button of a short link's landing page. */
+        appStoreId?: string | null;
     }) | null;
     android?: {
         packageName: string;
@@ -114,6 +116,8 @@ export interface AppOutput {
         appIds: IOSAppID[];
         webcredentials?: boolean | null;
         appClips?: IOSAppID[] | null;
+        /** The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button of a short link's landing page. */
+        appStoreId?: string | null;
     }) | null;
     android?: {
         packageName: string;
@@ -147,6 +151,8 @@ export interface Domain {
     substitutionVariables?: Record<string, string[]> | null;
     /** Also emit the legacy paths form for iOS 12 and earlier. */
     legacyPaths?: boolean | null;
+    /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
+    links?: boolean | null;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
     name?: string;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
@@ -167,6 +173,8 @@ export interface DomainOutput {
     substitutionVariables?: Record<string, string[]> | null;
     /** Also emit the legacy paths form for iOS 12 and earlier. */
     legacyPaths?: boolean | null;
+    /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
+    links?: boolean | null;
     /** AIP-style resource name; output only. */
     name: string;
     etag: Etag;
@@ -465,6 +473,78 @@ export declare type AssetlinksDocument = ({
 })[];
 /** An idempotency key (AIP-155), e.g. a UUID. Scoped to the caller's token and the method; params are not compared, so reuse a key only to retry the same call. Tokens.Create takes none (its secret is never stored). */
 export declare type RequestId = string;
+/** What chat apps and social networks show (Open Graph and Twitter card tags). */
+export interface LinkPreview {
+    title?: string | null;
+    description?: string | null;
+    /** An https image URL. */
+    imageUrl?: string | null;
+}
+export interface LinkPlatformOptions {
+    /** The lowest version the link asks for; the effective minimum is the later of this and the target route's since. */
+    minVersion?: Version | null;
+    /** Where a visitor goes instead of the landing page's web button. An https URL on one of the app's own domains, its store pages, or a host an admin allowed; anything else is INVALID_ARGUMENT naming the field. */
+    fallbackUrl?: string | null;
+}
+/** A short link as sent to Links.Create, Links.BatchCreate and Links.Update. */
+export interface ShortLink {
+    /** The link domain; absent on create: the app's first link domain. */
+    domain?: Host;
+    /** The code after the domain; absent on create: a random 7-character code from an alphabet without look-alikes. */
+    code?: string;
+    /** The deep link it opens: an https URL on one of the app's own (non-link) domains. */
+    target: string;
+    /** Where desktop browsers go instead of the target. An https URL on one of the app's own domains, its store pages, or a host an admin allowed; anything else is INVALID_ARGUMENT naming the field. */
+    desktopUrl?: string | null;
+    preview?: LinkPreview | null;
+    ios?: LinkPlatformOptions | null;
+    android?: LinkPlatformOptions | null;
+    /** When it stops working (RFC 3339); it answers 404 after. */
+    expiresAt?: string | null;
+    /** Phones go straight to the target, without the landing page (FDL's efr=1). */
+    skipLanding?: boolean | null;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    name?: string;
+    /** Output only; ignored on input. */
+    etag?: Etag;
+    /** Output only; ignored on input. */
+    createTime?: string;
+    /** Output only; ignored on input. */
+    updateTime?: string | null;
+    /** Output only; ignored on input. */
+    app?: string;
+    /** Output only; ignored on input. */
+    shortUrl?: string;
+    /** Output only; ignored on input. */
+    createdBy?: string;
+}
+/** A short link as the API returns it. */
+export interface ShortLinkOutput {
+    /** The link domain; absent on create: the app's first link domain. */
+    domain: Host;
+    /** The code after the domain; absent on create: a random 7-character code from an alphabet without look-alikes. */
+    code: string;
+    /** The deep link it opens: an https URL on one of the app's own (non-link) domains. */
+    target: string;
+    /** Where desktop browsers go instead of the target. An https URL on one of the app's own domains, its store pages, or a host an admin allowed; anything else is INVALID_ARGUMENT naming the field. */
+    desktopUrl?: string | null;
+    preview?: LinkPreview | null;
+    ios?: LinkPlatformOptions | null;
+    android?: LinkPlatformOptions | null;
+    /** When it stops working (RFC 3339); it answers 404 after. */
+    expiresAt?: string | null;
+    /** Phones go straight to the target, without the landing page (FDL's efr=1). */
+    skipLanding?: boolean | null;
+    app: string;
+    /** https://{domain}/{code} */
+    shortUrl: string;
+    /** The token id that created it. */
+    createdBy?: string;
+    name: string;
+    etag: Etag;
+    createTime: string;
+    updateTime?: string | null;
+}
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
     /** Creates an app. */
@@ -877,9 +957,103 @@ export interface RegistryApi {
             methods: unknown[];
         };
     };
+    /** Creates a short link on the app's link domain. */
+    "Links.Create": {
+        params: {
+            app: Identifier;
+            link: ShortLink;
+            requestId?: RequestId;
+        };
+        result: ShortLinkOutput;
+    };
+    /** Creates up to 1000 short links of one app, all or none. */
+    "Links.BatchCreate": {
+        params: {
+            app: Identifier;
+            links: ShortLink[];
+            requestId?: RequestId;
+        };
+        result: {
+            links: ShortLinkOutput[];
+        };
+    };
+    /** Reads a short link. */
+    "Links.Get": {
+        params: {
+            domain: Host;
+            code: string;
+        };
+        result: ShortLinkOutput;
+    };
+    /** Lists short links by domain and code, of one app and matching a text when asked. */
+    "Links.List": {
+        params: {
+            app?: Identifier;
+            text?: string;
+            pageSize?: PageSize;
+            pageToken?: PageToken;
+        };
+        result: {
+            links: ShortLinkOutput[];
+            nextPageToken?: NextPageToken;
+        };
+    };
+    /** Replaces a short link's destinations, preview and expiry; its domain and code name it. */
+    "Links.Update": {
+        params: {
+            link: ShortLink;
+            etag?: Etag;
+            requestId?: RequestId;
+        };
+        result: ShortLinkOutput;
+    };
+    /** Deletes a short link: it answers 404 from now on, and its code is not drawn again. */
+    "Links.Delete": {
+        params: {
+            domain: Host;
+            code: string;
+            etag?: Etag;
+            requestId?: RequestId;
+        };
+        result: Empty;
+    };
+    /** Resolves a short URL for one app version: its target, the route that decides it, the effective minimum version and why, and the decision CanOpen.Check gives for the target with the link's own minimum applied. */
+    "Links.Resolve": {
+        params: {
+            url: string;
+            platform: Platform;
+            version: Version;
+        };
+        result: {
+            target: string;
+            app: string;
+            route?: string | null;
+            minVersion?: string | null;
+            /** Where minVersion comes from: route (the target route's since) or link (the link's own minimum). */
+            minVersionSource?: string | null;
+            decision: Decision;
+        };
+    };
+    /** Counts a short link's clicks per day, platform and outcome (stored counts and those not written yet). */
+    "Links.Stats": {
+        params: {
+            domain: Host;
+            code: string;
+        };
+        result: {
+            name: string;
+            total: number;
+            counts: ({
+                day: string;
+                platform: "ios" | "android" | "desktop" | "crawler";
+                outcome: "crawler" | "landing" | "redirect" | "not_found";
+                count: number;
+            })[];
+        };
+    };
 }
 /** Every wire method name, in the OpenRPC document's order. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats"];
 /** What the client needs to know of a method to call it safely. */
 export interface MethodInfo {
     /** The least role that may call it (`public` needs no token). */

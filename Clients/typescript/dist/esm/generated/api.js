@@ -38,6 +38,14 @@ export const METHOD_NAMES = [
     "Tokens.WhoAmI",
     "Audit.List",
     "rpc.discover",
+    "Links.Create",
+    "Links.BatchCreate",
+    "Links.Get",
+    "Links.List",
+    "Links.Update",
+    "Links.Delete",
+    "Links.Resolve",
+    "Links.Stats",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 export const METHOD_INFO = {
@@ -78,4 +86,12 @@ export const METHOD_INFO = {
     "Tokens.WhoAmI": { access: "reader", readOnly: true, requestId: false, params: [] },
     "Audit.List": { access: "reader", readOnly: true, requestId: false, pageItems: "entries", params: [{ name: "resource", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
     "rpc.discover": { access: "public", readOnly: true, requestId: false, params: [] },
+    "Links.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "link", required: true }, { name: "requestId", required: false }] },
+    "Links.BatchCreate": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "links", required: true }, { name: "requestId", required: false }] },
+    "Links.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+    "Links.List": { access: "reader", readOnly: true, requestId: false, pageItems: "links", params: [{ name: "app", required: false }, { name: "text", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
+    "Links.Update": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "link", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+    "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+    "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
+    "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
 };

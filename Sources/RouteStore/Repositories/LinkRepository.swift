@@ -1,0 +1,167 @@
+import Foundation
+import RouteCore
+
+/// A short link as stored: the link, the app it belongs to, who made it, and whether it was deleted
+/// (a deleted link keeps its row: its code is never handed out again, and it answers 404).
+public struct StoredLink: Sendable, Hashable {
+    public var link: ShortLink
+    public var app: String
+    public var createdBy: String
+    public var expiresAt: Date?
+    public var deleted: Bool
+    public var etag: String
+    public var createTime: Date
+    public var updateTime: Date
+    /// The link's place in the order of link writes (`link_changes`): a reader that has seen up to N reloads
+    /// only what changed after it.
+    public var changeID: Int64
+
+    /// Whether a visitor is sent anywhere at `now`.
+    public func isLive(at now: Date) -> Bool { !deleted && (expiresAt.map { now < $0 } ?? true) }
+}
+
+/// Short links (`domains/{host}/links/{code}`), in a table of their own: writing one regenerates nothing.
+/// Every method runs in the caller's transaction.
+public struct LinkRepository: Sendable {
+    public init() {}
+
+    private static let columns: SQLQuery = """
+        domain, code, app, target, desktop_url, preview_title, preview_description, preview_image_url,
+        ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, expires_at, skip_landing,
+        created_by, deleted_at, etag, created_at, updated_at, change_id
+        """
+
+    /// Stores a new link; ALREADY_EXISTS if its code is taken on its domain (deleted links included).
+    public func create(_ link: ShortLink, app: String, by actor: String, in tx: Transaction) throws -> StoredLink {
+        try mapUniqueViolation(.link(link.domain, link.code)) {
+            try decode(
+                tx.query(
+                    """
+                    INSERT INTO links (domain, code, app, target, desktop_url, preview_title, preview_description,
+                        preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
+                        android_fallback_url, expires_at, skip_landing, created_by)
+                    VALUES (\(link.domain), \(link.code), \(app), \(link.target), \(link.desktopUrl),
+                        \(link.preview?.title), \(link.preview?.description), \(link.preview?.imageUrl),
+                        \(link.ios?.minVersion), \(link.ios?.fallbackUrl), \(link.android?.minVersion),
+                        \(link.android?.fallbackUrl), \(link.expiresAt)::timestamptz, \(link.skipLanding), \(actor))
+                    RETURNING \(LinkRepository.columns)
+                    """)[0])
+        }
+    }
+
+    /// The link, deleted or not; nil when the code was never used on the domain.
+    public func get(domain: String, code: String, in tx: Transaction) throws -> StoredLink? {
+        try tx.query(
+            prepared: "SELECT \(LinkRepository.columns) FROM links WHERE domain = \(domain) AND code = \(code)"
+        )
+        .first.map(decode)
+    }
+
+    /// Links not deleted, by domain and code; of one app when given, and whose code or target contains
+    /// `text` when given.
+    public func list(
+        app: String?, text: String?, _ page: PageRequest = PageRequest(), in tx: Transaction
+    ) throws -> Page<StoredLink> {
+        struct Key: Codable { var domain: String, code: String }
+        let after = try PageToken.read(page.pageToken, as: Key.self) ?? Key(domain: "", code: "")
+        let pattern = text.map {
+            "%"
+                + $0.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        }
+        let rows = try tx.query(
+            """
+            SELECT \(LinkRepository.columns) FROM links
+            WHERE deleted_at IS NULL AND (domain, code) > (\(after.domain), \(after.code))
+                AND (\(app)::text IS NULL OR app = \(app))
+                AND (\(pattern)::text IS NULL OR code ILIKE \(pattern) OR target ILIKE \(pattern))
+            ORDER BY domain, code LIMIT \(page.limit + 1)
+            """)
+        return PageToken.page(try rows.map(decode), limit: page.limit) {
+            Key(domain: $0.link.domain, code: $0.link.code)
+        }
+    }
+
+    /// Every link written after change `after` (deleted ones included, so a reader drops them), in change order.
+    public func changed(after: Int64, limit: Int, in tx: Transaction) throws -> [StoredLink] {
+        try tx.query(
+            """
+            SELECT \(LinkRepository.columns) FROM links WHERE change_id > \(after) ORDER BY change_id LIMIT \(limit)
+            """
+        ).map(decode)
+    }
+
+    /// Replaces the link's fields (not its domain, code or app). A stale `expectedEtag` fails ABORTED.
+    public func update(_ link: ShortLink, expectedEtag: String?, in tx: Transaction) throws -> StoredLink {
+        let rows = try tx.query(
+            """
+            UPDATE links SET target = \(link.target), desktop_url = \(link.desktopUrl),
+                preview_title = \(link.preview?.title), preview_description = \(link.preview?.description),
+                preview_image_url = \(link.preview?.imageUrl), ios_min_version = \(link.ios?.minVersion),
+                ios_fallback_url = \(link.ios?.fallbackUrl), android_min_version = \(link.android?.minVersion),
+                android_fallback_url = \(link.android?.fallbackUrl), expires_at = \(link.expiresAt)::timestamptz,
+                skip_landing = \(link.skipLanding), etag = etag + 1, updated_at = now(),
+                change_id = nextval('link_changes')
+            WHERE domain = \(link.domain) AND code = \(link.code) AND deleted_at IS NULL
+                AND (\(ETag.parse(expectedEtag))::bigint IS NULL OR etag = \(ETag.parse(expectedEtag)))
+            RETURNING \(LinkRepository.columns)
+            """)
+        guard let row = rows.first else { throw try missingOrStale(link.domain, link.code, in: tx) }
+        return try decode(row)
+    }
+
+    /// Marks the link deleted. A stale `expectedEtag` fails ABORTED.
+    public func delete(domain: String, code: String, expectedEtag: String?, in tx: Transaction) throws -> StoredLink {
+        let rows = try tx.query(
+            """
+            UPDATE links SET deleted_at = now(), etag = etag + 1, updated_at = now(),
+                change_id = nextval('link_changes')
+            WHERE domain = \(domain) AND code = \(code) AND deleted_at IS NULL
+                AND (\(ETag.parse(expectedEtag))::bigint IS NULL OR etag = \(ETag.parse(expectedEtag)))
+            RETURNING \(LinkRepository.columns)
+            """)
+        guard let row = rows.first else { throw try missingOrStale(domain, code, in: tx) }
+        return try decode(row)
+    }
+
+    private func missingOrStale(_ domain: String, _ code: String, in tx: Transaction) throws -> RegistryError {
+        guard let found = try get(domain: domain, code: code, in: tx), !found.deleted else {
+            return .notFound(.link(domain, code))
+        }
+        return .aborted("\(ResourceName.link(domain, code)) was changed by someone else; read it again")
+    }
+
+    private func decode(_ row: SQLRow) throws -> StoredLink {
+        let title = try row.optionalString("preview_title")
+        let description = try row.optionalString("preview_description")
+        let image = try row.optionalString("preview_image_url")
+        func options(_ platform: String) throws -> LinkPlatformOptions? {
+            let minimum = try row.optionalString("\(platform)_min_version")
+            let fallback = try row.optionalString("\(platform)_fallback_url")
+            return minimum == nil && fallback == nil
+                ? nil : LinkPlatformOptions(minVersion: minimum, fallbackUrl: fallback)
+        }
+        let expires = try row.optionalDate("expires_at")
+        let link = ShortLink(
+            domain: try row.string("domain"), code: try row.string("code"), target: try row.string("target"),
+            desktopUrl: try row.optionalString("desktop_url"),
+            preview: title == nil && description == nil && image == nil
+                ? nil : LinkPreview(title: title, description: description, imageUrl: image),
+            ios: try options("ios"), android: try options("android"),
+            expiresAt: expires.map { RFC3339.string($0) }, skipLanding: try row.optionalBool("skip_landing"))
+        return StoredLink(
+            link: link, app: try row.string("app"), createdBy: try row.string("created_by"), expiresAt: expires,
+            deleted: try row.optionalDate("deleted_at") != nil, etag: try row.string("etag"),
+            createTime: try row.date("created_at"), updateTime: try row.date("updated_at"),
+            changeID: Int64(try row.int("change_id")))
+    }
+}
+
+/// RFC 3339 text of a time, in UTC with milliseconds.
+enum RFC3339 {
+    static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
