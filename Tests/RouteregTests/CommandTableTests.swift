@@ -13,7 +13,8 @@ struct CommandTableTests {
             "route switch-off", "route switch-on", "route remove", "release publish", "release retire",
             "release list", "aasa show", "aasa revisions", "aasa diff", "aasa preview", "aasa check", "aasa import",
             "can-open", "matrix", "audit", "token create", "token list", "token revoke", "canopen-table", "serve",
-            "migrate", "version", "help",
+            "migrate", "version", "help", "link create", "link list", "link get", "link stats", "link delete",
+            "link import",
         ]
         let paths = Set(table.commands.map { $0.path.joined(separator: " ") })
         for command in expected { #expect(paths.contains(command), "missing \(command)") }

@@ -58,6 +58,20 @@ public struct ShortLink: Sendable, Hashable, Codable {
         skipLanding = try c.decodeIfPresent(Bool.self, forKey: .skipLanding)
     }
 
+    /// An empty `domain` or `code` (not chosen yet) is left out, as it decodes.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if !domain.isEmpty { try c.encode(domain, forKey: .domain) }
+        if !code.isEmpty { try c.encode(code, forKey: .code) }
+        try c.encode(target, forKey: .target)
+        try c.encodeIfPresent(desktopUrl, forKey: .desktopUrl)
+        try c.encodeIfPresent(preview, forKey: .preview)
+        try c.encodeIfPresent(ios, forKey: .ios)
+        try c.encodeIfPresent(android, forKey: .android)
+        try c.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try c.encodeIfPresent(skipLanding, forKey: .skipLanding)
+    }
+
     /// The options of `platform`.
     public func options(_ platform: Platform) -> LinkPlatformOptions? {
         switch platform {

@@ -14,8 +14,16 @@ enum DomainCommands {
                 .bool("case-insensitive", "match paths case-insensitively by default on this host"),
                 .value(
                     "substitution-variable", "NAME=V1,V2", "a user-defined $(NAME) with its values", repeatable: true),
+                .bool("links", "a link domain: serve short links on it (routereg link create)"),
+                .value(
+                    "since", "PLATFORM=VERSION",
+                    "with --links: first version resolving short links (adds the route claiming them)",
+                    repeatable: true),
             ],
-            examples: ["domain add m.badoo.com --app badoo"], action: .run(add)),
+            examples: [
+                "domain add m.badoo.com --app badoo",
+                "domain add go.badoo.com --app badoo --links --since ios=5.12 --since android=51200",
+            ], action: .run(add)),
         CommandSpec(
             ["domain", "list"], summary: "list the domains",
             flags: [.value("app", "APP", "only this app's")] + CommonFlags.paging,
@@ -36,10 +44,32 @@ enum DomainCommands {
             host: run.argument(0), apps: run.arguments.values("app"), aliasOf: run.arguments.value("alias-of"),
             defaults: run.arguments.bool("case-insensitive") ? MatchDefaults(caseSensitive: false) : nil,
             substitutionVariables: variables.isEmpty ? nil : variables,
-            legacyPaths: run.arguments.has("legacy-paths") ? run.arguments.bool("legacy-paths") : nil)
+            legacyPaths: run.arguments.has("legacy-paths") ? run.arguments.bool("legacy-paths") : nil,
+            links: run.arguments.bool("links") ? true : nil)
+        var since: [Platform: VersionRange] = [:]
+        for (platform, text) in try ArgumentValues.platformVersions(run.arguments.values("since"), flag: "since") {
+            since[platform] = VersionRange(
+                since: try ArgumentValues.version(text, field: "--since \(platform.rawValue)"))
+        }
+        if !since.isEmpty && domain.links != true { throw UsageError("--since goes with --links") }
         let (created, raw) = try run.call(API.DomainsCreate.self, WriteRequest(.init(domain: domain)))
-        if run.json { return run.printJSON(raw) }
-        run.print("Added \(created.meta.name) for \(created.value.apps.joined(separator: ", ")).")
+        if run.json && since.isEmpty { return run.printJSON(raw) }
+        if !run.json { run.print("Added \(created.meta.name) for \(created.value.apps.joined(separator: ", ")).") }
+        // The link paths are claimed like any others: a route of the app's, on this domain only, from the
+        // first version that resolves short links.
+        guard !since.isEmpty, let app = domain.apps.first else { return }
+        let route = Route(
+            id: linkRouteID(domain.host), pattern: URLPattern(path: "/*"), action: .open, platforms: since,
+            domains: [domain.host], comment: "short links on \(domain.host)")
+        let (added, routeRaw) = try run.call(API.RoutesCreate.self, WriteRequest(.init(app: app, route: route)))
+        if run.json { return run.printJSON(routeRaw) }
+        run.print(
+            "Added \(added.meta.name): its AASA and assetlinks claim the link paths once a live version handles it.")
+    }
+
+    /// The id of the route claiming a link domain's paths: `links-go-badoo-com`.
+    static func linkRouteID(_ host: String) -> String {
+        String(("links-" + host.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()).prefix(63))
     }
 
     static func list(_ run: Invocation) throws {

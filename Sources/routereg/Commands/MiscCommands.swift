@@ -34,13 +34,14 @@ extension CommandTable {
     /// The CLI's commands.
     static let standard = CommandTable(
         commands: AppCommands.specs + DomainCommands.specs + RouteCommands.specs + ReleaseCommands.specs
-            + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs
+            + LinkCommands.specs + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs
             + [ServeCommand.spec, MigrateCommand.spec] + MiscCommands.specs,
         groups: [
             ("app", "Apps: iOS app IDs, Android package, schemes, fallback marker"),
             ("domain", "Domains the apps answer on"),
             ("route", "Routes: ordered URL patterns with the versions that handle them"),
             ("release", "Releases: publishing a version regenerates every domain's AASA"),
+            ("link", "Short links on the apps' link domains"),
             ("aasa", "Generated AASA and assetlinks documents, and AASA files from elsewhere"),
             ("token", "API tokens (admin)"),
         ])

@@ -1,0 +1,133 @@
+import Foundation
+import RouteCore
+
+/// `routereg link create|list|get|stats|delete|import`: short links on an app's link domains.
+enum LinkCommands {
+    static let domainFlag = FlagSpec.value("domain", "HOST", "the link domain (default: the app's first)")
+    static let codeArguments = [
+        PositionalSpec(name: "DOMAIN", summary: "the link domain, e.g. go.badoo.com"),
+        PositionalSpec(name: "CODE", summary: "the code after the domain"),
+    ]
+
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            ["link", "create"], summary: "make a short link to a deep link of the app; prints the short URL last",
+            positionals: [
+                PositionalSpec(name: "APP", summary: "the app the link opens"),
+                PositionalSpec(name: "TARGET", summary: "the deep link: an https URL on one of the app's domains"),
+            ],
+            flags: [
+                domainFlag, .value("code", "CODE", "a custom code (default: 7 random characters)"),
+                .value("title", "TEXT", "social preview title"),
+                .value("description", "TEXT", "social preview description"),
+                .value("image", "URL", "social preview image (https)"),
+                .value("ios-min", "VERSION", "lowest iOS version the link asks for (the route's since may ask more)"),
+                .value("android-min", "VERSION", "lowest Android version the link asks for"),
+                .value("ios-fallback", "URL", "where iOS visitors go instead of the web page"),
+                .value("android-fallback", "URL", "where Android visitors go instead of the web page"),
+                .value("desktop", "URL", "where desktop browsers go (default: the target)"),
+                .value("expires", "DATE", "when it stops working (RFC 3339, or YYYY-MM-DD at midnight UTC)"),
+                .bool("skip-landing", "phones go straight to the target, without the landing page"),
+            ],
+            examples: [
+                "link create badoo https://m.badoo.com/l/a/42 --code summer --title 'Lookalikes' --ios-min 5.12"
+            ], action: .run(create)),
+        CommandSpec(
+            ["link", "list"], summary: "list short links",
+            flags: [
+                .value("app", "APP", "only this app's"), .value("text", "TEXT", "only codes or targets containing it"),
+            ] + CommonFlags.paging,
+            examples: ["link list --app badoo --text summer"], action: .run(list)),
+        CommandSpec(
+            ["link", "get"], summary: "show a short link", positionals: codeArguments,
+            examples: ["link get go.badoo.com summer"], action: .run(get)),
+        CommandSpec(
+            ["link", "stats"], summary: "clicks of a short link per day, platform and outcome",
+            positionals: codeArguments, examples: ["link stats go.badoo.com summer"], action: .run(stats)),
+        CommandSpec(
+            ["link", "delete"], summary: "delete a short link (it answers 404 from now on)",
+            positionals: codeArguments, flags: [CommonFlags.etag],
+            examples: ["link delete go.badoo.com summer"], action: .run(delete)),
+        LinkImport.spec,
+    ]
+
+    static func create(_ run: Invocation) throws {
+        let arguments = run.arguments
+        let preview = LinkPreview(
+            title: arguments.value("title"), description: arguments.value("description"),
+            imageUrl: arguments.value("image"))
+        func options(_ platform: String) -> LinkPlatformOptions? {
+            let minimum = arguments.value("\(platform)-min")
+            let fallback = arguments.value("\(platform)-fallback")
+            return minimum == nil && fallback == nil
+                ? nil : LinkPlatformOptions(minVersion: minimum, fallbackUrl: fallback)
+        }
+        let link = ShortLink(
+            domain: arguments.value("domain") ?? "", code: arguments.value("code") ?? "", target: run.argument(1),
+            desktopUrl: arguments.value("desktop"),
+            preview: preview == LinkPreview() ? nil : preview, ios: options("ios"), android: options("android"),
+            expiresAt: try arguments.value("expires").map(expiry),
+            skipLanding: arguments.bool("skip-landing") ? true : nil)
+        let (created, raw) = try run.call(
+            API.LinksCreate.self, WriteRequest(.init(app: run.argument(0), link: link)))
+        if run.json { return run.printJSON(raw) }
+        run.print("Created \(created.meta.name) → \(created.link.target)")
+        run.print(created.shortUrl)
+    }
+
+    /// `2026-12-31` is midnight UTC of that day; anything else is passed on as RFC 3339 for the server to judge.
+    static func expiry(_ text: String) throws(UsageError) -> String {
+        let parts = text.split(separator: "-")
+        if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), text.count == 10 {
+            return text + "T00:00:00Z"
+        }
+        guard text.contains("T") else { throw UsageError("--expires: \"\(text)\" is not a date like 2026-12-31") }
+        return text
+    }
+
+    static func list(_ run: Invocation) throws {
+        let page = try run.page()
+        let (result, raw) = try run.call(
+            API.LinksList.self, .init(.init(app: run.arguments.value("app"), text: run.arguments.value("text")), page))
+        if run.json { return run.printJSON(raw) }
+        if result.items.isEmpty { return run.print("No links. Make one with 'routereg link create'.") }
+        let rows = result.items.map { [$0.shortUrl, $0.app, $0.link.target, run.ago($0.meta.createTime)] }
+        run.print(TextTable.render(rows, header: ["short URL", "app", "target", "created"]))
+        run.printNextPage(result.nextPageToken)
+    }
+
+    static func get(_ run: Invocation) throws {
+        let (link, raw) = try run.call(API.LinksGet.self, .init(domain: run.argument(0), code: run.argument(1)))
+        if run.json { return run.printJSON(raw) }
+        var lines = ["\(link.shortUrl) (\(link.app))", "  target: \(link.link.target)"]
+        if let desktop = link.link.desktopUrl { lines.append("  desktop: \(desktop)") }
+        for platform in Platform.allCases {
+            guard let options = link.link.options(platform) else { continue }
+            if let minimum = options.minVersion { lines.append("  \(platform.rawValue) minimum: \(minimum)") }
+            if let fallback = options.fallbackUrl { lines.append("  \(platform.rawValue) fallback: \(fallback)") }
+        }
+        if let title = link.link.preview?.title { lines.append("  title: \(title)") }
+        if let expires = link.link.expiresAt { lines.append("  expires: \(expires)") }
+        lines.append("  created by \(link.createdBy), \(run.ago(link.meta.createTime))")
+        run.print(lines.joined(separator: "\n"))
+    }
+
+    static func stats(_ run: Invocation) throws {
+        let (stats, raw) = try run.call(API.LinksStats.self, .init(domain: run.argument(0), code: run.argument(1)))
+        if run.json { return run.printJSON(raw) }
+        if stats.counts.isEmpty { return run.print("No clicks on \(stats.name) yet.") }
+        let rows = stats.counts.map { [$0.day, $0.platform, $0.outcome, String($0.count)] }
+        run.print(TextTable.render(rows, header: ["day", "platform", "outcome", "clicks"]))
+        run.print("\(stats.total) click(s) in all")
+    }
+
+    static func delete(_ run: Invocation) throws {
+        let (_, raw) = try run.call(
+            API.LinksDelete.self,
+            WriteRequest(
+                .init(domain: run.argument(0), code: run.argument(1), etag: run.arguments.value("etag")),
+            ))
+        if run.json { return run.printJSON(raw) }
+        run.print("Deleted \(ResourceName.link(run.argument(0), run.argument(1))).")
+    }
+}
