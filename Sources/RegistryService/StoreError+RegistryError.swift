@@ -21,6 +21,7 @@ extension RegistryError {
     /// The status a `StoreError` maps to, with a message fit for clients (never SQL, values or libpq text).
     private static func wire(_ error: StoreError) -> RegistryError {
         let code = error.code
+        if code.isDomainAnswer { return answer(error) }
         if error.isConnectionFailure || code == .poolTimeout || code == .poolClosed {
             return .unavailable(
                 code == .commitOutcomeUnknown
@@ -54,6 +55,21 @@ extension RegistryError {
     }
 }
 
+extension RegistryError {
+    /// A store's domain answer in the API's words, naming the resource.
+    private static func answer(_ error: StoreError) -> RegistryError {
+        switch (error.code, error.resource) {
+        case (.notFound, let resource?): return .notFound(resource)
+        case (.alreadyExists, let resource?): return .alreadyExists(resource)
+        case (.stale, let resource?): return .stale(resource)
+        case (.badPageToken, _): return .invalidArgument(field: "pageToken", "is not a token this server issued")
+        case (.incompleteOrder, _):
+            return .invalidArgument(field: "routes", "must list every route of the app exactly once")
+        default: return .internal()
+        }
+    }
+}
+
 extension RegistryService {
     /// Runs `body`, turning store failures into the `RegistryError` clients see (`RegistryError(storeFailure:)`)
     /// and logging what the client is not told: a store failure's detail (a lost connection's is not news),
@@ -62,6 +78,7 @@ extension RegistryService {
         do { return try body() } catch {
             switch error {
             case is RegistryError: break
+            case let error as StoreError where error.code.isDomainAnswer: break
             case let error as StoreError where !error.isConnectionFailure: options.log("store: \(error.logDetail)")
             case is StoreError: break
             default: options.log("internal: \(error)")

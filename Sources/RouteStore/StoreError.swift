@@ -1,3 +1,5 @@
+import RouteCore
+
 /// A failure in the store: what went wrong (`code`), the server's SQLSTATE if any, and server-side detail
 /// for the log.
 ///
@@ -6,13 +8,15 @@
 /// belongs in the server log only, keyed by request id.
 ///
 /// The store speaks SQL, not the wire: which status and message a failure means to a client is decided in
-/// one place in RegistryService (`RegistryError(storeFailure:)`), not here.
+/// one place in RegistryService (`RegistryError(storeFailure:)`), not here. Its domain answers (a row that
+/// is not there, a key taken, a stale etag) name the resource and say nothing else.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; extensible without breaking callers.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case connectionFailed, poolTimeout, poolClosed, serverError, decodingFailed, invalidValue
             case commitOutcomeUnknown, migrationChanged, migrationFailed, deadlineExceeded
+            case notFound, alreadyExists, stale, badPageToken, incompleteOrder
         }
 
         private let base: Base
@@ -39,6 +43,24 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// The server did not answer before the caller's deadline; the connection was abandoned, so nothing
         /// uncommitted on it can commit later.
         public static let deadlineExceeded = Code(.deadlineExceeded)
+        /// The `resource` is not there.
+        public static let notFound = Code(.notFound)
+        /// The `resource`'s key is taken (a unique violation).
+        public static let alreadyExists = Code(.alreadyExists)
+        /// The `resource` changed since the etag the caller sent.
+        public static let stale = Code(.stale)
+        /// A page token the store did not issue.
+        public static let badPageToken = Code(.badPageToken)
+        /// A new order of the `resource` collection that does not name each member exactly once.
+        public static let incompleteOrder = Code(.incompleteOrder)
+
+        /// A domain answer about a resource, not a failure of the database.
+        public var isDomainAnswer: Bool {
+            switch base {
+            case .notFound, .alreadyExists, .stale, .badPageToken, .incompleteOrder: true
+            default: false
+            }
+        }
 
         public var description: String { base.rawValue }
     }
@@ -48,14 +70,24 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var sqlState: SQLState?
     /// Server-side detail (libpq message, statement text): for the log only, never for clients.
     public var logDetail: String
+    /// The resource a domain answer is about.
+    public var resource: ResourceName?
 
-    public init(_ code: Code, sqlState: SQLState? = nil, detail: String = "") {
+    public init(_ code: Code, sqlState: SQLState? = nil, detail: String = "", resource: ResourceName? = nil) {
         self.code = code
         self.sqlState = sqlState
         self.logDetail = detail
+        self.resource = resource
     }
 
+    /// `resource` is not there.
+    public static func notFound(_ resource: ResourceName) -> StoreError { StoreError(.notFound, resource: resource) }
+
+    /// `resource` changed since the caller's etag.
+    public static func stale(_ resource: ResourceName) -> StoreError { StoreError(.stale, resource: resource) }
+
     public var description: String {
+        if let resource { return "\(code) \(resource)" }
         if let sqlState { return "database error \(code) (SQLSTATE \(sqlState.rawValue))" }
         return "database error \(code)"
     }

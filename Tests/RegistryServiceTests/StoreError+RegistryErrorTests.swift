@@ -80,6 +80,41 @@ struct StoreErrorRegistryErrorTests {
         #expect(!mapped.message.contains("secret-value") && !mapped.message.contains("INSERT"))
     }
 
+    /// The store's domain answers name the resource; the service words them, field included where one is at
+    /// fault.
+    @Test func domainAnswersAreWordedByTheService() {
+        let answers: [(StoreError, StatusCode, String, [String])] = [
+            (.notFound(.app("badoo")), .notFound, "apps/badoo not found", []),
+            (
+                StoreError(.alreadyExists, resource: .route(app: "badoo", id: "x")), .alreadyExists,
+                "apps/badoo/routes/x already exists", []
+            ),
+            (
+                .stale(.domain("m.badoo.com")), .aborted,
+                "domains/m.badoo.com was changed by someone else; get it again and retry", []
+            ),
+            (
+                .stale(.link("go.badoo.com", "summer")), .aborted,
+                "domains/go.badoo.com/links/summer was changed by someone else; get it again and retry", []
+            ),
+            (
+                StoreError(.badPageToken), .invalidArgument, "pageToken: is not a token this server issued",
+                ["pageToken"]
+            ),
+            (
+                StoreError(.incompleteOrder, resource: .routes(app: "badoo")), .invalidArgument,
+                "routes: must list every route of the app exactly once", ["routes"]
+            ),
+        ]
+        for (error, status, message, fields) in answers {
+            let mapped = RegistryError(storeFailure: error)
+            #expect(mapped.code == status && mapped.message == message, "\(error)")
+            #expect(mapped.fieldViolations.map(\.field) == fields)
+        }
+        // A domain answer missing its resource is a bug in the store, not something to word.
+        #expect(RegistryError(storeFailure: StoreError(.notFound)).code == .internal)
+    }
+
     @Test func registryErrorsPassAsTheyAreAndAnythingElseIsInternal() {
         var notFound = RegistryError.notFound(.app("ghost"))
         notFound.fieldViolations = [FieldViolation(field: "app", description: "no such app")]

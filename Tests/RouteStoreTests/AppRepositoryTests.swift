@@ -27,11 +27,11 @@ struct AppRepositoryTests {
 
     @Test func duplicateIdIsAlreadyExists() throws {
         try fixture.tx { _ = try apps.create(Fixtures.app(), in: $0) }
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.create(Fixtures.app(), in: $0) }
         }
         #expect(error.code == .alreadyExists)
-        #expect(error.message == "apps/badoo already exists")
+        #expect(error.resource == .app("badoo"))
     }
 
     @Test func invalidIdIsRefusedByTheSchema() throws {
@@ -50,15 +50,15 @@ struct AppRepositoryTests {
         #expect(updated.value == changed)
         #expect(updated.etag != created.etag)
         #expect(updated.updateTime >= created.updateTime && updated.createTime == created.createTime)
-        let stale = try #require(throws: RegistryError.self) {
+        let stale = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.update(created.value, expectedEtag: created.etag, in: $0) }
         }
-        #expect(stale.code == .aborted)
-        let garbage = try #require(throws: RegistryError.self) {
+        #expect(stale.code == .stale)
+        let garbage = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.update(created.value, expectedEtag: "not-an-etag", in: $0) }
         }
-        #expect(garbage.code == .aborted)
-        let missing = try #require(throws: RegistryError.self) {
+        #expect(garbage.code == .stale)
+        let missing = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.update(App(id: "nope"), expectedEtag: nil, in: $0) }
         }
         #expect(missing.code == .notFound)
@@ -80,10 +80,10 @@ struct AppRepositoryTests {
         } while token != nil
         #expect(ids == ["alpha", "bravo", "charlie", "delta", "echo"])
         #expect(pages == 3)
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.list(PageRequest(pageToken: "%%%"), in: $0) }
         }
-        #expect(error.code == .invalidArgument)
+        #expect(error.code == .badPageToken)
     }
 
     @Test func deleteChecksTheEtagAndDependents() throws {
@@ -94,10 +94,10 @@ struct AppRepositoryTests {
         }
         #expect(blocked.sqlState == .foreignKeyViolation)
         try fixture.tx { _ = try DomainRepository().delete("badoo.com", expectedEtag: nil, in: $0) }
-        let stale = try #require(throws: RegistryError.self) {
+        let stale = try #require(throws: StoreError.self) {
             try fixture.tx { try apps.delete("badoo", expectedEtag: "999", in: $0) }
         }
-        #expect(stale.code == .aborted)
+        #expect(stale.code == .stale)
         let deleted = try fixture.tx { try apps.delete("badoo", expectedEtag: created.etag, in: $0) }
         #expect(deleted.value == created.value)
         #expect(try fixture.tx { try apps.get("badoo", in: $0) } == nil)

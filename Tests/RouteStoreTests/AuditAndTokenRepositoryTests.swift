@@ -46,7 +46,7 @@ struct AuditAndTokenRepositoryTests {
         #expect(created.role == .releaser && !created.isRevoked && created.displayName == "CI")
         #expect(try fixture.tx { try tokens.find(secretSHA256: hash(1), in: $0) } == created)
         #expect(try fixture.tx { try tokens.find(secretSHA256: hash(2), in: $0) } == nil)
-        let duplicate = try #require(throws: RegistryError.self) {
+        let duplicate = try #require(throws: StoreError.self) {
             try fixture.tx {
                 try tokens.create(id: "ci-bot", role: .reader, secretSHA256: hash(3), displayName: nil, in: $0)
             }
@@ -66,7 +66,7 @@ struct AuditAndTokenRepositoryTests {
         #expect(revoked.isRevoked)
         #expect(try fixture.tx { try tokens.revoke("ci-bot", in: $0) }.revokeTime == revoked.revokeTime)
         #expect(try fixture.tx { try tokens.find(secretSHA256: hash(1), in: $0) }?.isRevoked == true)
-        let missing = try #require(throws: RegistryError.self) { try fixture.tx { try tokens.revoke("ghost", in: $0) } }
+        let missing = try #require(throws: StoreError.self) { try fixture.tx { try tokens.revoke("ghost", in: $0) } }
         #expect(missing.code == .notFound)
         let columns = try fixture.database.withConnection { connection in
             try connection.query(

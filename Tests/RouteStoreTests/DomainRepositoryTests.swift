@@ -38,7 +38,7 @@ struct DomainRepositoryTests {
 
     @Test func duplicateHostIsAlreadyExists() throws {
         try fixture.tx { _ = try domains.create(Domain(host: "badoo.com", apps: ["badoo"]), in: $0) }
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: StoreError.self) {
             try fixture.tx { try domains.create(Domain(host: "badoo.com", apps: []), in: $0) }
         }
         #expect(error.code == .alreadyExists)
@@ -51,10 +51,10 @@ struct DomainRepositoryTests {
         changed.legacyPaths = false
         let updated = try fixture.tx { try domains.update(changed, expectedEtag: created.etag, in: $0) }
         #expect(updated.value == changed)
-        let stale = try #require(throws: RegistryError.self) {
+        let stale = try #require(throws: StoreError.self) {
             try fixture.tx { try domains.update(created.value, expectedEtag: created.etag, in: $0) }
         }
-        #expect(stale.code == .aborted)
+        #expect(stale.code == .stale)
         #expect(try fixture.tx { try domains.get("badoo.com", in: $0) }?.value.apps == ["badoo", "bumble"])
     }
 
@@ -75,7 +75,7 @@ struct DomainRepositoryTests {
         }
         #expect(second.items.map(\.value.host) == ["www.badoo.com"] && second.nextPageToken == nil)
         try fixture.tx { _ = try domains.delete("www.badoo.com", expectedEtag: nil, in: $0) }
-        let missing = try #require(throws: RegistryError.self) {
+        let missing = try #require(throws: StoreError.self) {
             try fixture.tx { try domains.delete("www.badoo.com", expectedEtag: nil, in: $0) }
         }
         #expect(missing.code == .notFound)

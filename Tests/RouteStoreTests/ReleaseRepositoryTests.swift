@@ -39,14 +39,14 @@ struct ReleaseRepositoryTests {
         }
         #expect(live.release.state == .live && live.publishTime != nil && live.retireTime == nil)
         #expect(live.etag != draft.release.etag)
-        let stale = try #require(throws: RegistryError.self) {
+        let stale = try #require(throws: StoreError.self) {
             try fixture.tx {
                 try releases.setState(
                     app: "badoo", platform: .ios, version: Fixtures.version("5.11.0"), to: .retired,
                     expectedEtag: draft.release.etag, in: $0)
             }
         }
-        #expect(stale.code == .aborted)
+        #expect(stale.code == .stale)
         let retired = try fixture.tx {
             try releases.setState(
                 app: "badoo", platform: .ios, version: Fixtures.version("5.11.0"), to: .retired,
@@ -54,7 +54,7 @@ struct ReleaseRepositoryTests {
         }
         #expect(
             retired.release.state == .retired && retired.retireTime != nil && retired.publishTime == live.publishTime)
-        let missing = try #require(throws: RegistryError.self) {
+        let missing = try #require(throws: StoreError.self) {
             try fixture.tx {
                 try releases.setState(app: "badoo", platform: .ios, version: Fixtures.version("9"), to: .live, in: $0)
             }

@@ -49,11 +49,11 @@ struct RouteRepositoryTests {
             _ = try routes.create(Fixtures.route("middle", path: "/m"), app: "badoo", before: "help", in: tx)
         }
         #expect(try order() == ["first", "profile", "middle", "help"])
-        let missing = try #require(throws: RegistryError.self) {
+        let missing = try #require(throws: StoreError.self) {
             try fixture.tx { try routes.create(Fixtures.route("x", path: "/x"), app: "badoo", before: "ghost", in: $0) }
         }
         #expect(missing.code == .notFound)
-        let duplicate = try #require(throws: RegistryError.self) {
+        let duplicate = try #require(throws: StoreError.self) {
             try fixture.tx { try routes.create(Fixtures.route("help", path: "/h"), app: "badoo", in: $0) }
         }
         #expect(duplicate.code == .alreadyExists)
@@ -75,10 +75,10 @@ struct RouteRepositoryTests {
         #expect(reordered.map(\.value.id) == ["c", "a", "b"])
         #expect(try order() == ["c", "a", "b"])
         for bad in [["a", "b"], ["a", "b", "b"], ["a", "b", "c", "d"]] {
-            let error = try #require(throws: RegistryError.self) {
+            let error = try #require(throws: StoreError.self) {
                 try fixture.tx { try routes.reorder(app: "badoo", ids: bad, in: $0) }
             }
-            #expect(error.code == .invalidArgument)
+            #expect(error.code == .incompleteOrder)
         }
         #expect(try order() == ["c", "a", "b"])
     }
@@ -95,10 +95,10 @@ struct RouteRepositoryTests {
         let updated = try fixture.tx { try routes.update(changed, app: "badoo", expectedEtag: created.etag, in: $0) }
         #expect(updated.value == changed && updated.etag != created.etag)
         #expect(try order() == ["a", "b"])
-        let stale = try #require(throws: RegistryError.self) {
+        let stale = try #require(throws: StoreError.self) {
             try fixture.tx { try routes.update(created.value, app: "badoo", expectedEtag: created.etag, in: $0) }
         }
-        #expect(stale.code == .aborted)
+        #expect(stale.code == .stale)
     }
 
     @Test func switchOffAndOnChangeTheRouteAndItsEtag() throws {
@@ -124,7 +124,7 @@ struct RouteRepositoryTests {
         }
         #expect(on.value.switchedOff[.ios]?.map(\.version) == [Fixtures.version("5.13")])
         #expect(on.value.handles(.ios, Fixtures.version("5.12")))
-        let missing = try #require(throws: RegistryError.self) {
+        let missing = try #require(throws: StoreError.self) {
             try fixture.tx { try routes.switchOn(app: "badoo", id: "ghost", platform: .ios, versions: [], in: $0) }
         }
         #expect(missing.code == .notFound)
@@ -132,10 +132,10 @@ struct RouteRepositoryTests {
 
     @Test func deleteRemovesTheRouteAndItsDetails() throws {
         let created = try fixture.tx { try routes.create(Fixtures.route("a", path: "/a"), app: "badoo", in: $0) }
-        let stale = try #require(throws: RegistryError.self) {
+        let stale = try #require(throws: StoreError.self) {
             try fixture.tx { try routes.delete(app: "badoo", id: "a", expectedEtag: "0", in: $0) }
         }
-        #expect(stale.code == .aborted)
+        #expect(stale.code == .stale)
         #expect(
             try fixture.tx { try routes.delete(app: "badoo", id: "a", expectedEtag: created.etag, in: $0) } == created)
         #expect(try order().isEmpty)

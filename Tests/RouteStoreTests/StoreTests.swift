@@ -54,7 +54,7 @@ struct StoreTests {
         let listener = ChangeListener(url: fixture.url, onChange: { received.append($0) })
         #expect(listener.start())
         defer { listener.stop() }
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: StoreError.self) {
             try store.write(actor: "alice", method: "Apps.Create", resource: "apps/badoo") { tx in
                 _ = try store.apps.create(Fixtures.app(), in: tx)
                 _ = try store.apps.create(Fixtures.app(), in: tx)

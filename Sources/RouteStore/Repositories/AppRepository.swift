@@ -80,7 +80,7 @@ public struct AppRepository: Sendable {
         return try decode(row)
     }
 
-    private func missingOrStale(_ id: String, in tx: Transaction) throws -> RegistryError {
+    private func missingOrStale(_ id: String, in tx: Transaction) throws -> StoreError {
         try get(id, in: tx) == nil
             ? .notFound(.app(id)) : .stale(.app(id))
     }

@@ -70,7 +70,7 @@ public struct DomainRepository: Sendable {
     /// Deletes the domain; returns what was deleted. FAILED_PRECONDITION while another domain is its alias.
     @discardableResult
     public func delete(_ host: String, expectedEtag: String?, in tx: Transaction) throws -> Stored<Domain> {
-        guard let existing = try get(host, in: tx) else { throw RegistryError.notFound(.domain(host)) }
+        guard let existing = try get(host, in: tx) else { throw StoreError.notFound(.domain(host)) }
         let rows = try tx.query(
             """
             DELETE FROM domains
@@ -90,11 +90,11 @@ public struct DomainRepository: Sendable {
     }
 
     private func require(_ host: String, in tx: Transaction) throws -> Stored<Domain> {
-        guard let domain = try get(host, in: tx) else { throw RegistryError.notFound(.domain(host)) }
+        guard let domain = try get(host, in: tx) else { throw StoreError.notFound(.domain(host)) }
         return domain
     }
 
-    private func missingOrStale(_ host: String, in tx: Transaction) throws -> RegistryError {
+    private func missingOrStale(_ host: String, in tx: Transaction) throws -> StoreError {
         try get(host, in: tx) == nil
             ? .notFound(.domain(host)) : .stale(.domain(host))
     }

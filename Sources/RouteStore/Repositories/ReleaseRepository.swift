@@ -56,8 +56,7 @@ public struct ReleaseRepository: Sendable {
             """)
         guard let row = rows.first else {
             throw try get(app: app, platform: platform, version: version, in: tx) == nil
-                ? RegistryError.notFound(name(app, platform, version))
-                : RegistryError.aborted("\(name(app, platform, version)) was changed by someone else")
+                ? StoreError.notFound(name(app, platform, version)) : StoreError.stale(name(app, platform, version))
         }
         return try decode(row)
     }
@@ -111,7 +110,7 @@ public struct ReleaseRepository: Sendable {
     private func require(app: String, platform: Platform, version: Version, in tx: Transaction) throws -> StoredRelease
     {
         guard let release = try get(app: app, platform: platform, version: version, in: tx) else {
-            throw RegistryError.notFound(name(app, platform, version))
+            throw StoreError.notFound(name(app, platform, version))
         }
         return release
     }

@@ -68,7 +68,7 @@ public struct RouteRepository: Sendable {
                 .int("next")
         }
         let rows = try tx.query("SELECT position FROM routes WHERE app = \(app) AND id = \(before) FOR UPDATE")
-        guard let row = rows.first else { throw RegistryError.notFound(.route(app: app, id: before)) }
+        guard let row = rows.first else { throw StoreError.notFound(.route(app: app, id: before)) }
         let position = try row.int("position")
         try tx.query("UPDATE routes SET position = position + \(count) WHERE app = \(app) AND position >= \(position)")
         return position
@@ -168,7 +168,7 @@ public struct RouteRepository: Sendable {
     @discardableResult
     public func delete(app: String, id: String, expectedEtag: String?, in tx: Transaction) throws -> Stored<Route> {
         guard let existing = try get(app: app, id: id, in: tx) else {
-            throw RegistryError.notFound(.route(app: app, id: id))
+            throw StoreError.notFound(.route(app: app, id: id))
         }
         let rows = try tx.query(
             """
@@ -184,7 +184,7 @@ public struct RouteRepository: Sendable {
     public func reorder(app: String, ids: [String], in tx: Transaction) throws -> [Stored<Route>] {
         let current = try tx.query("SELECT id FROM routes WHERE app = \(app) FOR UPDATE").map { try $0.string("id") }
         guard ids.count == current.count, Set(ids) == Set(current) else {
-            throw RegistryError.invalidArgument(field: "routes", "must list every route of the app exactly once")
+            throw StoreError(.incompleteOrder, resource: .routes(app: app))
         }
         // One statement: the deferrable UNIQUE (app, position) is checked once it is done.
         try tx.query(
@@ -231,7 +231,7 @@ public struct RouteRepository: Sendable {
     private func touch(_ app: String, _ id: String, in tx: Transaction) throws {
         let rows = try tx.query(
             "UPDATE routes SET etag = etag + 1, updated_at = now() WHERE app = \(app) AND id = \(id)")
-        guard rows.affectedRows == 1 else { throw RegistryError.notFound(.route(app: app, id: id)) }
+        guard rows.affectedRows == 1 else { throw StoreError.notFound(.route(app: app, id: id)) }
     }
 
     private func insertDetails(_ route: Route, app: String, in tx: Transaction) throws {
@@ -262,12 +262,12 @@ public struct RouteRepository: Sendable {
 
     private func require(_ app: String, _ id: String, in tx: Transaction) throws -> Stored<Route> {
         guard let route = try get(app: app, id: id, in: tx) else {
-            throw RegistryError.notFound(.route(app: app, id: id))
+            throw StoreError.notFound(.route(app: app, id: id))
         }
         return route
     }
 
-    private func missingOrStale(_ app: String, _ id: String, in tx: Transaction) throws -> RegistryError {
+    private func missingOrStale(_ app: String, _ id: String, in tx: Transaction) throws -> StoreError {
         try get(app: app, id: id, in: tx) == nil
             ? .notFound(.route(app: app, id: id)) : .stale(.route(app: app, id: id))
     }

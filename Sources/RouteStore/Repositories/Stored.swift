@@ -57,7 +57,7 @@ enum PageToken {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let json = Data(base64Encoded: base64), let key = try? JSONDecoder().decode(Key.self, from: json) else {
-            throw RegistryError.invalidArgument(field: "pageToken", "is not a token this server issued")
+            throw StoreError(.badPageToken)
         }
         return key
     }
@@ -122,6 +122,6 @@ extension Version {
 @discardableResult
 func mapUniqueViolation<T>(_ resource: @autoclosure () -> ResourceName, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as StoreError where error.sqlState == .uniqueViolation {
-        throw RegistryError.alreadyExists(resource())
+        throw StoreError(.alreadyExists, resource: resource())
     }
 }

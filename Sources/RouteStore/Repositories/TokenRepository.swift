@@ -86,7 +86,7 @@ public struct TokenRepository: Sendable {
             UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = \(id)
             RETURNING \(TokenRepository.columns)
             """)
-        guard let row = rows.first else { throw RegistryError.notFound(.token(id)) }
+        guard let row = rows.first else { throw StoreError.notFound(.token(id)) }
         return try decode(row)
     }
 
