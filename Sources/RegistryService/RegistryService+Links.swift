@@ -41,10 +41,8 @@ extension RegistryService {
         let stored = try write(
             caller, method: method, resource: resource, about: "\(app) \(checked.count) link(s)"
         ) { tx in
-            var created: [StoredLink] = []
-            for link in checked {
-                created.append(try self.insert(link, app: app, actor: caller.actor, in: tx))
-            }
+            let created = try self.store.links.create(
+                try self.drawCodes(checked, in: tx), app: app, by: caller.actor, in: tx)
             return Mutation(
                 value: created.map(Self.view), before: nil, after: created.map { $0.link }, change: .nothing)
         }.value
@@ -52,17 +50,27 @@ extension RegistryService {
         return stored
     }
 
-    /// Inserts a link; a drawn code that happens to be taken is drawn again (a custom one is ALREADY_EXISTS).
-    private func insert(_ link: ShortLink, app: String, actor: String, in tx: Transaction) throws -> StoredLink {
-        guard link.code.isEmpty else { return try store.links.create(link, app: app, by: actor, in: tx) }
-        for _ in 0..<8 {
-            var drawn = link
-            drawn.code = ShortLinkCode.draw()
-            if try store.links.get(domain: drawn.domain, code: drawn.code, in: tx) == nil {
-                return try store.links.create(drawn, app: app, by: actor, in: tx)
+    /// The links with a code drawn for each that has none; a drawn code already used is drawn again.
+    private func drawCodes(_ links: [ShortLink], in tx: Transaction) throws -> [ShortLink] {
+        var links = links
+        var pending = links.indices.filter { links[$0].code.isEmpty }
+        for _ in 0..<8 where !pending.isEmpty {
+            var drawn = Set(links.map { "\($0.domain)/\($0.code)" })
+            for index in pending {
+                repeat {
+                    links[index].code = ShortLinkCode.draw()
+                } while !drawn.insert(
+                    "\(links[index].domain)/\(links[index].code)"
+                ).inserted
             }
+            let taken = Set(try store.links.taken(pending.map { links[$0] }, in: tx).map { "\($0.domain)/\($0.code)" })
+            pending = pending.filter { taken.contains("\(links[$0].domain)/\(links[$0].code)") }
         }
-        throw RegistryError(.aborted, "no free code was drawn for \(ResourceName.links(host: link.domain)); try again")
+        guard pending.isEmpty else {
+            throw RegistryError(
+                .aborted, "no free code was drawn for \(ResourceName.links(host: links[pending[0]].domain)); try again")
+        }
+        return links
     }
 
     /// `Links.Get`.
@@ -70,7 +78,7 @@ extension RegistryService {
         try mapped {
             guard
                 let stored = try store.read({ tx in try store.links.get(domain: domain.lowercased(), code: code, in: tx)
-                    }),
+                }),
                 !stored.deleted
             else { throw RegistryError.notFound(.link(domain.lowercased(), code)) }
             return Self.view(stored)

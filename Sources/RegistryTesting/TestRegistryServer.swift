@@ -112,11 +112,34 @@ public final class TestRegistryServer: Sendable {
         return try await send(request)
     }
 
+    /// GETs `path` as a visitor with `userAgent` would, without following a redirect (a short link's 302
+    /// is the answer, and its target is off this machine).
+    public func visit(_ path: String, host: String, userAgent: String?) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
+        request.setValue(host, forHTTPHeaderField: "Host")
+        if let userAgent { request.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
+        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw TestPostgresError("not an HTTP response") }
+        return (data, http)
+    }
+
     private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await URLSession.shared.data(for: request)
         guard let http = response as? HTTPURLResponse else {
             throw TestPostgresError("not an HTTP response")
         }
         return (data, http)
+    }
+}
+
+/// Refuses every redirect, so the 302 itself is the response.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

@@ -10,11 +10,16 @@ struct ReadmeWalkthroughTests {
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
 
-    /// The lines of the first fenced `sh` block after `heading`.
-    static func block(after heading: String) throws -> [String] {
+    /// The lines of the first fenced `sh` block after `heading` (`skipping` blocks before it).
+    static func block(after heading: String, skipping: Int = 0) throws -> [String] {
         let text = try String(contentsOf: readme, encoding: .utf8)
         let section = try #require(text.range(of: "\n" + heading + "\n"), "README has no \(heading)")
-        let rest = text[section.upperBound...]
+        var rest = text[section.upperBound...]
+        for _ in 0..<skipping {
+            let open = try #require(rest.range(of: "```sh\n"))
+            let close = try #require(rest[open.upperBound...].range(of: "```"))
+            rest = rest[close.upperBound...]
+        }
         let open = try #require(rest.range(of: "```sh\n"))
         let close = try #require(rest[open.upperBound...].range(of: "```"))
         return rest[open.upperBound..<close.lowerBound].split(separator: "\n").map(String.init)
@@ -82,5 +87,40 @@ struct ReadmeWalkthroughTests {
             ["app": "badoo", "platform": "ios", "version": "5.12.0", "url": "https://m.badoo.com/l/a/42"],
             token: nil)
         #expect(decision["reason"] as? String == "switched_off")
+
+        // Links: the commands, then each visitor's curl, as written (the curl lines by what they print).
+        var linkCommands = 0
+        for line in try Self.block(after: "## Links") + Self.block(after: "## Links", skipping: 1) {
+            if line.hasPrefix("routereg ") {
+                let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+                #expect(result.status == 0, "\(line): \(result.stderr)")
+                linkCommands += 1
+                continue
+            }
+            let words = Self.words(line.components(separatedBy: " | ")[0])
+            #expect(words.first == "curl", "a README line this test does not know how to run: \(line)")
+            let agent = words.firstIndex(of: "-A").map { words[$0 + 1] }
+            let host = try #require(
+                words.firstIndex(of: "-H").map { words[$0 + 1].replacingOccurrences(of: "Host: ", with: "") })
+            let url = try #require(words.last { $0.hasPrefix("localhost:8080") })
+            let (body, response) = try await server.visit(
+                String(url.dropFirst("localhost:8080".count)), host: host, userAgent: agent ?? "curl/8.5.0")
+            let page = String(decoding: body, as: UTF8.self)
+            if line.contains("og:title") {
+                #expect(response.statusCode == 200 && page.contains(#"<meta property="og:title" content="A profile">"#))
+            } else if line.contains("iPhone") {
+                #expect(response.statusCode == 200 && page.contains("href=\"https://apps.apple.com/app/id351331194"))
+            } else if line.contains("nothing-here") {
+                #expect(response.statusCode == 404)
+            } else {
+                #expect(response.statusCode == 302)
+                #expect(response.value(forHTTPHeaderField: "Location") == "https://m.badoo.com/u/42")
+            }
+        }
+        #expect(linkCommands >= 7)
+        let resolved = try await server.result(
+            "Links.Resolve", ["url": "https://go.badoo.com/lookalikes", "platform": "ios", "version": "5.12.0"],
+            token: nil)
+        #expect(resolved["minVersion"] as? String == "5.12.1" && resolved["minVersionSource"] as? String == "link")
     }
 }

@@ -3,19 +3,63 @@ import RouteCore
 import RouteStore
 import Synchronization
 
+/// A link as the index holds it: what a click or `Links.Resolve` needs, nothing of its metadata.
+public struct IndexedLink: Sendable, Hashable {
+    public var link: ShortLink
+    public var app: String
+    public var expiresAt: Date?
+    public var deleted: Bool
+
+    /// Whether a visitor is sent anywhere at `now`.
+    public func isLive(at now: Date) -> Bool { !deleted && (expiresAt.map { now < $0 } ?? true) }
+}
+
 /// Every short link in memory, by domain and code, so a click is answered without the database.
 ///
 /// Kept apart from the snapshot: a link write changes nothing the documents are generated from, so it
 /// updates this index alone (the links written since the last change id it saw), never the whole
-/// snapshot. Lookups take one lock, held for a dictionary read.
+/// snapshot. Compact, since a company's links number in the millions: per link a code, a target, its app
+/// and expiry, and a shared box only for the links that have more (a preview, overrides, a desktop URL).
+/// Lookups take one lock, held for two dictionary reads.
 public final class LinkIndex: Sendable {
-    struct Key: Hashable {
-        var domain: String
-        var code: String
+    /// What most links have beyond a target: nothing. The rest share this box.
+    private final class Extras: Sendable {
+        let desktopUrl: String?
+        let preview: LinkPreview?
+        let ios: LinkPlatformOptions?
+        let android: LinkPlatformOptions?
+        let skipLanding: Bool?
+        let expiresText: String?
+
+        init(_ link: ShortLink) {
+            desktopUrl = link.desktopUrl
+            preview = link.preview
+            ios = link.ios
+            android = link.android
+            skipLanding = link.skipLanding
+            expiresText = link.expiresAt
+        }
+
+        static func of(_ link: ShortLink) -> Extras? {
+            link.desktopUrl == nil && link.preview == nil && link.ios == nil && link.android == nil
+                && link.skipLanding == nil && link.expiresAt == nil ? nil : Extras(link)
+        }
+    }
+
+    private struct Entry {
+        var target: String
+        var app: String
+        var extras: Extras?
+        /// Seconds since 1970 when it stops working; infinity when it does not.
+        var expires: Double
+        var changeID: Int64
+        var deleted: Bool
     }
 
     private struct State {
-        var links: [Key: StoredLink] = [:]
+        /// Domain → code → link: a short code is stored inline, with no allocation of its own.
+        var domains: [String: [String: Entry]] = [:]
+        var count = 0
         /// The newest `change_id` applied.
         var seen: Int64 = 0
     }
@@ -25,12 +69,20 @@ public final class LinkIndex: Sendable {
     public init() {}
 
     /// The link of `code` on `domain`, deleted or expired ones included (the caller decides what it shows).
-    public func link(domain: String, code: String) -> StoredLink? {
-        state.withLock { $0.links[Key(domain: domain, code: code)] }
+    public func link(domain: String, code: String) -> IndexedLink? {
+        guard let entry = state.withLock({ $0.domains[domain]?[code] }) else { return nil }
+        let extras = entry.extras
+        return IndexedLink(
+            link: ShortLink(
+                domain: domain, code: code, target: entry.target, desktopUrl: extras?.desktopUrl,
+                preview: extras?.preview, ios: extras?.ios, android: extras?.android,
+                expiresAt: extras?.expiresText, skipLanding: extras?.skipLanding),
+            app: entry.app, expiresAt: entry.expires.isFinite ? Date(timeIntervalSince1970: entry.expires) : nil,
+            deleted: entry.deleted)
     }
 
     /// How many links are held (deleted ones included).
-    public var count: Int { state.withLock { $0.links.count } }
+    public var count: Int { state.withLock { $0.count } }
 
     /// The newest change applied.
     var seen: Int64 { state.withLock { $0.seen } }
@@ -39,16 +91,23 @@ public final class LinkIndex: Sendable {
     func apply(_ changed: [StoredLink]) {
         guard !changed.isEmpty else { return }
         state.withLock { state in
-            for link in changed {
-                let key = Key(domain: link.link.domain, code: link.link.code)
-                if let held = state.links[key], held.changeID > link.changeID { continue }
-                state.links[key] = link
-                state.seen = max(state.seen, link.changeID)
+            for stored in changed {
+                let link = stored.link
+                if let held = state.domains[link.domain]?[link.code], held.changeID > stored.changeID { continue }
+                let entry = Entry(
+                    target: link.target, app: stored.app, extras: Extras.of(link),
+                    expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity, changeID: stored.changeID,
+                    deleted: stored.deleted)
+                if state.domains[link.domain, default: [:]].updateValue(entry, forKey: link.code) == nil {
+                    state.count += 1
+                }
+                state.seen = max(state.seen, stored.changeID)
             }
         }
     }
 
-    /// Reads every link written since the last one applied, in pages, within `deadline`.
+    /// Reads every link written since the last one applied, in pages, within `deadline`. Link writes hold the
+    /// registry's write lock, so change ids commit in order and a page never skips one.
     func catchUp(from store: Store, deadline: ContinuousClock.Instant) throws {
         while true {
             let after = seen

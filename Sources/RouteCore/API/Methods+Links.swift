@@ -76,17 +76,20 @@ extension API {
         }
     }
 
+    /// Which link: its domain and code (the params of the methods that read one).
+    public struct LinkRef: Codable, Sendable, Hashable {
+        public var domain: String
+        public var code: String
+        public init(domain: String, code: String) {
+            self.domain = domain
+            self.code = code
+        }
+    }
+
     public enum LinksGet: RPCMethodDescriptor {
         public static let name = "Links.Get"
         public static let access = Access.reader
-        public struct Input: Codable, Sendable {
-            public var domain: String
-            public var code: String
-            public init(domain: String, code: String) {
-                self.domain = domain
-                self.code = code
-            }
-        }
+        public typealias Input = LinkRef
         public typealias Output = LinkView
     }
 
@@ -185,14 +188,7 @@ extension API {
     public enum LinksStats: RPCMethodDescriptor {
         public static let name = "Links.Stats"
         public static let access = Access.reader
-        public struct Input: Codable, Sendable {
-            public var domain: String
-            public var code: String
-            public init(domain: String, code: String) {
-                self.domain = domain
-                self.code = code
-            }
-        }
+        public typealias Input = LinkRef
         public struct Count: Codable, Sendable, Hashable {
             /// `YYYY-MM-DD`, UTC.
             public var day: String

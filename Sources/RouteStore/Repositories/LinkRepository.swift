@@ -49,6 +49,70 @@ public struct LinkRepository: Sendable {
         }
     }
 
+    /// Stores new links in one statement (their rows travel as one JSON parameter); ALREADY_EXISTS naming
+    /// the first code taken on its domain (deleted links included), and nothing stored.
+    public func create(_ links: [ShortLink], app: String, by actor: String, in tx: Transaction) throws -> [StoredLink] {
+        guard !links.isEmpty else { return [] }
+        if let taken = try taken(links, in: tx).first {
+            throw StoreError(.alreadyExists, resource: .link(taken.domain, taken.code))
+        }
+        let rows = links.map { Row($0, app: app, actor: actor) }
+        let stored = try mapUniqueViolation(.links(host: links[0].domain)) {
+            try tx.query(
+                """
+                INSERT INTO links (domain, code, app, target, desktop_url, preview_title, preview_description,
+                    preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
+                    android_fallback_url, expires_at, skip_landing, created_by)
+                SELECT domain, code, app, target, desktop_url, preview_title, preview_description,
+                    preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
+                    android_fallback_url, expires_at, skip_landing, created_by
+                FROM jsonb_to_recordset(\(try SQLJSON(encoding: rows))::jsonb) AS x(domain text, code text,
+                    app text, target text, desktop_url text, preview_title text, preview_description text,
+                    preview_image_url text, ios_min_version text, ios_fallback_url text, android_min_version text,
+                    android_fallback_url text, expires_at timestamptz, skip_landing boolean, created_by text)
+                RETURNING \(LinkRepository.columns)
+                """
+            ).map(decode)
+        }
+        // RETURNING follows no order: give them back as they were given.
+        var byKey: [String: StoredLink] = [:]
+        for link in stored { byKey["\(link.link.domain)/\(link.link.code)"] = link }
+        return try links.map { link in
+            guard let found = byKey["\(link.domain)/\(link.code)"] else { throw StoreError(.decodingFailed) }
+            return found
+        }
+    }
+
+    /// The (domain, code) pairs of `links` already used, deleted links included, in the order given.
+    public func taken(_ links: [ShortLink], in tx: Transaction) throws -> [(domain: String, code: String)] {
+        let used = try tx.query(
+            """
+            SELECT domain, code FROM links
+            WHERE (domain, code) IN (SELECT * FROM unnest(\(links.map(\.domain))::text[], \(links.map(\.code))::text[]))
+            """
+        ).map { try "\($0.string("domain"))/\($0.string("code"))" }
+        let set = Set(used)
+        return links.filter { set.contains("\($0.domain)/\($0.code)") }.map { ($0.domain, $0.code) }
+    }
+
+    /// One row of a bulk insert, as `jsonb_to_recordset` reads it.
+    private struct Row: Encodable {
+        var domain, code, app, target: String
+        var desktop_url, preview_title, preview_description, preview_image_url: String?
+        var ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, expires_at: String?
+        var skip_landing: Bool?
+        var created_by: String
+
+        init(_ link: ShortLink, app: String, actor: String) {
+            (domain, code, self.app, target) = (link.domain, link.code, app, link.target)
+            (desktop_url, preview_title) = (link.desktopUrl, link.preview?.title)
+            (preview_description, preview_image_url) = (link.preview?.description, link.preview?.imageUrl)
+            (ios_min_version, ios_fallback_url) = (link.ios?.minVersion, link.ios?.fallbackUrl)
+            (android_min_version, android_fallback_url) = (link.android?.minVersion, link.android?.fallbackUrl)
+            (expires_at, skip_landing, created_by) = (link.expiresAt, link.skipLanding, actor)
+        }
+    }
+
     /// The link, deleted or not; nil when the code was never used on the domain.
     public func get(domain: String, code: String, in tx: Transaction) throws -> StoredLink? {
         try tx.query(
@@ -124,11 +188,11 @@ public struct LinkRepository: Sendable {
         return try decode(row)
     }
 
-    private func missingOrStale(_ domain: String, _ code: String, in tx: Transaction) throws -> RegistryError {
+    private func missingOrStale(_ domain: String, _ code: String, in tx: Transaction) throws -> StoreError {
         guard let found = try get(domain: domain, code: code, in: tx), !found.deleted else {
             return .notFound(.link(domain, code))
         }
-        return .aborted("\(ResourceName.link(domain, code)) was changed by someone else; read it again")
+        return .stale(.link(domain, code))
     }
 
     private func decode(_ row: SQLRow) throws -> StoredLink {

@@ -48,7 +48,7 @@ enum LinkCommands {
             ["link", "delete"], summary: "delete a short link (it answers 404 from now on)",
             positionals: codeArguments, flags: [CommonFlags.etag],
             examples: ["link delete go.badoo.com summer"], action: .run(delete)),
-        LinkImport.spec,
+        resolveSpec, LinkImport.spec,
     ]
 
     static func create(_ run: Invocation) throws {
@@ -129,5 +129,37 @@ enum LinkCommands {
             ))
         if run.json { return run.printJSON(raw) }
         run.print("Deleted \(ResourceName.link(run.argument(0), run.argument(1))).")
+    }
+}
+
+extension LinkCommands {
+    static let resolveSpec = CommandSpec(
+        ["link", "resolve"], summary: "what an app version is told for a short URL (Links.Resolve)",
+        positionals: [PositionalSpec(name: "URL", summary: "the short URL, e.g. https://go.badoo.com/summer")],
+        flags: [
+            .value("platform", "PLATFORM", "ios or android (required)"),
+            .value("version", "VERSION", "the app version asking (required)"),
+        ],
+        examples: ["link resolve https://go.badoo.com/summer --platform ios --version 5.12.0"], action: .run(resolve))
+
+    static func resolve(_ run: Invocation) throws {
+        guard let platformText = run.arguments.value("platform"), let versionText = run.arguments.value("version")
+        else { throw UsageError("'routereg link resolve' needs --platform PLATFORM and --version VERSION") }
+        let platform = try ArgumentValues.platform(platformText, field: "--platform")
+        let version = try ArgumentValues.version(versionText, field: "--version")
+        let (answer, raw) = try run.call(
+            API.LinksResolve.self, .init(url: run.argument(0), platform: platform, version: version))
+        if run.json { return run.printJSON(raw) }
+        var lines = ["target: \(answer.target) (\(answer.app))"]
+        if let route = answer.route { lines.append("route: \(route)") }
+        if let minimum = answer.minVersion {
+            lines.append("minimum version: \(minimum) (from the \(answer.minVersionSource ?? "route"))")
+        }
+        var decision = "\(answer.decision.decision.rawValue)"
+        if let reason = answer.decision.reason { decision += " (\(reason.rawValue))" }
+        if let since = answer.decision.supportedSince { decision += ", supported since \(since)" }
+        lines.append("\(platform.rawValue) \(version): \(decision)")
+        if let fallback = answer.decision.fallbackUrl { lines.append("fallback: \(fallback)") }
+        run.print(lines.joined(separator: "\n"))
     }
 }
