@@ -15,8 +15,26 @@ final class ShortLinkPages: Sendable {
         var links: Set<String> = []
     }
 
+    /// Prepared answers by link and visitor class, for the snapshot `stamp` (the app's name, store id and
+    /// fallback marker go into them) and each link's change id.
+    private struct Answers {
+        struct Key: Hashable {
+            var domain: String
+            var code: String
+            var visitor: LinkVisitor
+            var fromFallback: Bool
+        }
+
+        var stamp: UInt64 = .max
+        var prepared: [Key: (changeID: Int64, answer: PreparedResponse)] = [:]
+    }
+
+    /// Most answers kept; past it the cache starts over (it only saves rendering).
+    static let maxPrepared = 50_000
+
     private let service: RegistryService
     private let hosts = Mutex(Hosts())
+    private let answers = Mutex(Answers())
     static let hostClass = HostClass("links")
 
     init(service: RegistryService) { self.service = service }
@@ -35,7 +53,8 @@ final class ShortLinkPages: Sendable {
         return links.contains(host) ? Self.hostClass : .any
     }
 
-    /// `GET /{code}`.
+    /// `GET /{code}`: the link's prepared answer for this visitor class, rendered on the first click after
+    /// the link or its app changed.
     func respond(code: String, _ request: HTTPRequest) -> HTTPResponse {
         let domain = request.host
         let visitor = LinkVisitor(userAgent: request.header("User-Agent"))
@@ -43,7 +62,39 @@ final class ShortLinkPages: Sendable {
             count(domain, code, visitor, outcome: "not_found")
             return notFound(appName: nil)
         }
-        return answer(stored.link, app: stored.app, shortURL: "https://\(domain)/\(code)", visitor, request, code: code)
+        let snapshot = service.snapshot
+        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: stored.app, snapshot)
+        let key = Answers.Key(domain: domain, code: code, visitor: visitor, fromFallback: fromFallback)
+        let stamp = service.snapshots.installCount
+        let kept = answers.withLock { answers -> PreparedResponse? in
+            guard answers.stamp == stamp, let kept = answers.prepared[key], kept.changeID == stored.changeID else {
+                return nil
+            }
+            return kept.answer
+        }
+        count(domain, code, visitor, outcome: Self.outcome(stored.link, visitor, fromFallback: fromFallback))
+        if let kept { return kept.response }
+        let response = answer(
+            stored.link, app: stored.app, shortURL: "https://\(domain)/\(code)", visitor, fromFallback: fromFallback,
+            snapshot: snapshot)
+        guard
+            let prepared = PreparedResponse(
+                status: response.status, body: response.body, contentType: response.contentType,
+                headers: response.headers)
+        else { return response }
+        answers.withLock { answers in
+            if answers.stamp != stamp || answers.prepared.count >= Self.maxPrepared {
+                answers = Answers(stamp: stamp)
+            }
+            answers.prepared[key] = (stored.changeID, prepared)
+        }
+        return prepared.response
+    }
+
+    /// Whether the URL carries the app's fallback marker: it came back from a fallback and stays on the web.
+    private func isFallback(_ request: HTTPRequest, app: String, _ snapshot: Snapshot) -> Bool {
+        let policy = snapshot.registry.apps.first { $0.id == app }?.fallback ?? FallbackPolicy()
+        return request.queryValue(policy.queryItem) != nil
     }
 
     /// `GET /?link=…`: a Firebase Dynamic Links long link, for a `link` on the app's own domains only.
@@ -57,31 +108,33 @@ final class ShortLinkPages: Sendable {
             count(domain, "-", visitor, outcome: "not_found")
             return notFound(appName: nil)
         }
-        return answer(link, app: app, shortURL: "https://\(domain)/?\(query)", visitor, request, code: "-")
+        let snapshot = service.snapshot
+        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app, snapshot)
+        count(domain, "-", visitor, outcome: Self.outcome(link, visitor, fromFallback: fromFallback))
+        return answer(
+            link, app: app, shortURL: "https://\(domain)/?\(query)", visitor, fromFallback: fromFallback,
+            snapshot: snapshot)
     }
 
-    private func answer(
-        _ link: ShortLink, app: String, shortURL: String, _ visitor: LinkVisitor, _ request: HTTPRequest, code: String
-    ) -> HTTPResponse {
-        let snapshot = service.snapshot
-        let owner = snapshot.registry.apps.first { $0.id == app }
-        let policy = owner?.fallback ?? FallbackPolicy()
-        // A URL that came back from a fallback stays on the web, whatever the visitor.
-        let fromFallback = request.query.contains("\(policy.queryItem)=")
+    /// What a click counts as: the answer `answer` gives, named.
+    static func outcome(_ link: ShortLink, _ visitor: LinkVisitor, fromFallback: Bool) -> String {
         switch visitor {
-        case .crawler:
-            count(link.domain, code, visitor, outcome: "crawler")
-            return page(LinkPage.crawler(content(link, app: owner, shortURL: shortURL, visitor: visitor)))
-        case .desktop:
-            count(link.domain, code, visitor, outcome: "redirect")
-            return redirect(link.desktopUrl ?? link.target)
-        case .ios, .android:
-            if link.skipLanding == true && !fromFallback {
-                count(link.domain, code, visitor, outcome: "redirect")
-                return redirect(link.target)
-            }
-            count(link.domain, code, visitor, outcome: "landing")
-            return page(LinkPage.landing(content(link, app: owner, shortURL: shortURL, visitor: visitor)))
+        case .crawler: "crawler"
+        case .desktop: "redirect"
+        case .ios, .android: link.skipLanding == true && !fromFallback ? "redirect" : "landing"
+        }
+    }
+
+    /// What `visitor` is answered for `link`.
+    private func answer(
+        _ link: ShortLink, app: String, shortURL: String, _ visitor: LinkVisitor, fromFallback: Bool,
+        snapshot: Snapshot
+    ) -> HTTPResponse {
+        let owner = snapshot.registry.apps.first { $0.id == app }
+        switch Self.outcome(link, visitor, fromFallback: fromFallback) {
+        case "crawler": return page(LinkPage.crawler(content(link, app: owner, shortURL: shortURL, visitor: visitor)))
+        case "redirect": return redirect(visitor == .desktop ? link.desktopUrl ?? link.target : link.target)
+        default: return page(LinkPage.landing(content(link, app: owner, shortURL: shortURL, visitor: visitor)))
         }
     }
 
@@ -123,28 +176,7 @@ final class ShortLinkPages: Sendable {
     }
 
     private func count(_ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: String) {
-        service.clicks.count(
-            ClickKey(domain: domain, code: code, day: Self.today(), platform: visitor.rawValue, outcome: outcome))
-    }
-
-    private static func today() -> String {
-        let day = Int(Date().timeIntervalSince1970 / 86_400)
-        let (y, m, d) = civil(fromDays: day)
-        return String(format: "%04d-%02d-%02d", y, m, d)
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm): no
-    /// Calendar or formatter on the click path.
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        service.clicks.count(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome)
     }
 
     private func page(_ body: [UInt8]) -> HTTPResponse {

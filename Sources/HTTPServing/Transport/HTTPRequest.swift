@@ -195,6 +195,11 @@ extension String {
 }
 
 extension HTTPRequest {
+    /// The value of the query item `name` as libmicrohttpd decoded it (the first one), or nil.
+    public func queryValue(_ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { String(cString: $0) }
+    }
+
     /// The query's items as libmicrohttpd decoded them, in order (a valueless item has an empty value).
     public var queryItems: [(name: String, value: String)] {
         final class Items {

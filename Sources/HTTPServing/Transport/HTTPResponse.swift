@@ -89,3 +89,23 @@ final class SharedResponse: @unchecked Sendable {
 
     deinit { MHD_destroy_response(pointer) }
 }
+
+/// A response built once and answered many times (a short link's redirect or page): libmicrohttpd's response
+/// object is shared, so answering costs no allocation and no copy.
+public final class PreparedResponse: Sendable {
+    public let status: Int
+    private let shared: SharedResponse
+
+    /// Nil when libmicrohttpd refuses the body or a header.
+    public init?(status: Int, body: [UInt8] = [], contentType: String? = nil, headers: [(String, String)] = []) {
+        guard
+            let shared = SharedResponse(
+                body: body, headers: contentType.map { [("Content-Type", $0)] + headers } ?? headers)
+        else { return nil }
+        self.status = status
+        self.shared = shared
+    }
+
+    /// The answer to queue.
+    public var response: HTTPResponse { HTTPResponse(status: status, shared: shared) }
+}

@@ -9,8 +9,23 @@ import Synchronization
 /// What a crash can lose is bounded: the counts since the last flush (at most one flush interval of
 /// clicks; RELIABILITY.md). A flush that fails puts its counts back, so a database outage loses none.
 public final class ClickCounter: Sendable {
+    /// Who visited: `ios`, `android`, `desktop` or `crawler`.
+    public static let platforms = ["ios", "android", "desktop", "crawler"]
+    /// What they were answered: `crawler`, `landing`, `redirect` or `not_found`.
+    public static let outcomes = ["crawler", "landing", "redirect", "not_found"]
+
+    /// A click's counter, compact: the day as a number and the platform and outcome as indexes, so counting
+    /// hashes two strings, not five.
+    struct Key: Hashable {
+        var domain: String
+        var code: String
+        var day: Int32
+        var platform: UInt8
+        var outcome: UInt8
+    }
+
     private final class Shard: Sendable {
-        let counts = Mutex<[ClickKey: Int]>([:])
+        let counts = Mutex<[Key: Int]>([:])
     }
 
     private static let shardCount = 8
@@ -18,8 +33,15 @@ public final class ClickCounter: Sendable {
 
     public init() {}
 
-    /// Counts one click.
-    public func count(_ key: ClickKey) {
+    /// Counts one click at `date` (its UTC day); `platform` and `outcome` name entries of `platforms` and
+    /// `outcomes` (anything else is not counted).
+    public func count(domain: String, code: String, platform: String, outcome: String, at date: Date = Date()) {
+        guard let platform = Self.platforms.firstIndex(of: platform),
+            let outcome = Self.outcomes.firstIndex(of: outcome)
+        else { return }
+        let key = Key(
+            domain: domain, code: code, day: Int32(date.timeIntervalSince1970 / 86_400), platform: UInt8(platform),
+            outcome: UInt8(outcome))
         // Threads spread over the shards by their id, so the lock rarely moves between cores.
         let slot = Int(UInt(bitPattern: pthread_self().hashValue) % UInt(Self.shardCount))
         shards[slot].counts.withLock { $0[key, default: 0] += 1 }
@@ -33,7 +55,7 @@ public final class ClickCounter: Sendable {
                 defer { counts = [:] }
                 return counts
             }
-            all.merge(taken, uniquingKeysWith: +)
+            for (key, count) in taken { all[Self.stored(key), default: 0] += count }
         }
         return all
     }
@@ -41,7 +63,10 @@ public final class ClickCounter: Sendable {
     /// Puts counts back (a flush that failed).
     public func restore(_ counts: [ClickKey: Int]) {
         guard !counts.isEmpty else { return }
-        shards[0].counts.withLock { $0.merge(counts, uniquingKeysWith: +) }
+        let keys = counts.compactMap { key, count in Self.compact(key).map { ($0, count) } }
+        shards[0].counts.withLock { held in
+            for (key, count) in keys { held[key, default: 0] += count }
+        }
     }
 
     /// The counts of one link not yet flushed.
@@ -50,10 +75,41 @@ public final class ClickCounter: Sendable {
         for shard in shards {
             shard.counts.withLock { counts in
                 for (key, count) in counts where key.domain == domain && key.code == code {
-                    found[key, default: 0] += count
+                    found[Self.stored(key), default: 0] += count
                 }
             }
         }
         return found
+    }
+
+    /// The counter as the store keeps it.
+    static func stored(_ key: Key) -> ClickKey {
+        ClickKey(
+            domain: key.domain, code: key.code, day: dayText(Int(key.day)), platform: platforms[Int(key.platform)],
+            outcome: outcomes[Int(key.outcome)])
+    }
+
+    /// The counter in memory, back from the store's form.
+    static func compact(_ key: ClickKey) -> Key? {
+        guard let platform = platforms.firstIndex(of: key.platform), let outcome = outcomes.firstIndex(of: key.outcome),
+            let date = try? Date(key.day + "T00:00:00Z", strategy: .iso8601)
+        else { return nil }
+        return Key(
+            domain: key.domain, code: key.code, day: Int32(date.timeIntervalSince1970 / 86_400),
+            platform: UInt8(platform), outcome: UInt8(outcome))
+    }
+
+    /// `YYYY-MM-DD` of a day number since 1970-01-01 (the proleptic Gregorian calendar, Howard Hinnant's
+    /// algorithm: no Calendar needed).
+    static func dayText(_ days: Int) -> String {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return String(format: "%04d-%02d-%02d", yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

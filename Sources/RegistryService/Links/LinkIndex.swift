@@ -9,6 +9,8 @@ public struct IndexedLink: Sendable, Hashable {
     public var app: String
     public var expiresAt: Date?
     public var deleted: Bool
+    /// Its place in the order of link writes: a newer write of the link has a greater one.
+    public var changeID: Int64
 
     /// Whether a visitor is sent anywhere at `now`.
     public func isLive(at now: Date) -> Bool { !deleted && (expiresAt.map { now < $0 } ?? true) }
@@ -78,7 +80,7 @@ public final class LinkIndex: Sendable {
                 preview: extras?.preview, ios: extras?.ios, android: extras?.android,
                 expiresAt: extras?.expiresText, skipLanding: extras?.skipLanding),
             app: entry.app, expiresAt: entry.expires.isFinite ? Date(timeIntervalSince1970: entry.expires) : nil,
-            deleted: entry.deleted)
+            deleted: entry.deleted, changeID: entry.changeID)
     }
 
     /// How many links are held (deleted ones included).
