@@ -33,7 +33,7 @@ import seed  # noqa: E402
 from rpc import Client  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
-PHASES = ["aasa", "table", "check", "publish", "rss", "matcher"]
+PHASES = ["aasa", "table", "check", "publish", "rss", "links", "matcher"]
 # Not part of a default run: chooses `--threads`' default (bench/OPTIMIZATIONS.md).
 EXTRA_PHASES = ["threads"]
 
@@ -174,6 +174,19 @@ class Registry:
                     pass
         return values
 
+    def restart(self):
+        """Stops the server (gracefully) and starts it again on the same data; seconds to listening."""
+        self.client.close()
+        self.process.stop()
+        env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=self.token)
+        for variable in ("DATABASE_URL", "PGHOST", "PGDATABASE"):
+            env.pop(variable, None)
+        started = time.time()
+        self.process = Process(self.name, self.argv, env=env, wait_for="listening on")
+        seconds = time.time() - started
+        self.client = Client(self.port, self.token)
+        return seconds
+
     def stop(self):
         self.client.close()
         self.process.stop()
@@ -192,7 +205,7 @@ NGINX_TUNING = {
 class Nginx:
     """nginx serving files from a temporary root with the configuration in bench/nginx.conf.template."""
 
-    def __init__(self, files, access_log=True, tuned=False):
+    def __init__(self, files, access_log=True, tuned=False, extra=""):
         """`access_log`: nginx's default combined access log, to a file; else `access_log off`. `tuned`: with
         NGINX_TUNING added to the settings Debian ships (see nginx.conf.template)."""
         self.port = free_port()
@@ -213,7 +226,7 @@ class Nginx:
             import pwd
             user = f"user {pwd.getpwuid(0).pw_name} {grp.getgrgid(0).gr_name};"
         config = template.replace("{{DIR}}", self.dir).replace("{{PORT}}", str(self.port))
-        config = config.replace("{{USER_DIRECTIVE}}", user)
+        config = config.replace("{{USER_DIRECTIVE}}", user).replace("{{EXTRA}}", extra)
         for name, value in NGINX_TUNING.items():
             config = config.replace("{{" + name + "}}", value if tuned else "")
         self.access_log = os.path.join(self.dir, "access.log") if access_log else None
@@ -631,6 +644,27 @@ def phase_rss(binary, threads, routes, live, hosts):
         registry.stop()
 
 
+def phase_links(binary, args, rounds, duration, quick):
+    """Short links (bench/links.py): serving against nginx, then the service at scale. A failure is recorded,
+    not raised: the other phases' results stand."""
+    import links
+    results = {}
+    try:
+        registry = Registry(binary, "links", args.threads)
+        try:
+            results["serving"] = links.phase_serving(registry, Nginx, alternate_targets, summarize, rounds, duration)
+        finally:
+            registry.stop()
+        count = args.links or (20_000 if quick else 1_000_000)
+        results["scale"] = links.phase_scale(lambda: Registry(binary, "links-scale", args.threads), count, log)
+        log(f"links: {results['scale']['batch_create_per_second']:,.0f} links/s, "
+            f"RSS {results['scale']['rss_mb']:.0f} MB with {count:,}")
+    except Exception as error:  # noqa: BLE001 - recorded in the report
+        log(f"links: failed: {error}")
+        results["error"] = str(error)
+    return results
+
+
 def phase_matcher(bin_dir):
     out = subprocess.run([os.path.join(bin_dir, "routereg-bench")], capture_output=True, text=True, timeout=600,
                          check=True).stdout
@@ -659,6 +693,10 @@ def main():
     parser.add_argument("--rounds", type=int, help="rounds per server (default 3, 1 with --quick)")
     parser.add_argument("--duration", type=int, help="seconds per wrk run (default 10, 3 with --quick)")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite BENCHMARKS.md")
+    parser.add_argument("--baseline", help="an earlier run's results JSON to compare with in BENCHMARKS.md")
+    parser.add_argument("--baseline-label", default="the previous build", help="how the report names it")
+    parser.add_argument("--links", type=int, default=None,
+                        help="links of the links phase's scale run (default 1,000,000; 20,000 with --quick)")
     parser.add_argument("--rss-routes", type=int, default=10000,
                         help="routes of the memory phase (200 live versions, 500 routes per domain)")
     args = parser.parse_args()
@@ -729,6 +767,8 @@ def main():
             routes, live, hosts = (1000, 20, 2) if quick else (args.rss_routes, 200, max(1, args.rss_routes // 500))
             results["rss"] = phase_rss(binary, args.threads, routes, live, hosts)
             log(f"rss: {results['rss']['after_restart_mb']}")
+        if "links" in phases:
+            results["links"] = phase_links(binary, args, rounds, duration, quick)
         if "matcher" in phases:
             results["matcher"] = phase_matcher(bin_dir)
     except BaseException:
@@ -739,6 +779,10 @@ def main():
     finally:
         sampler.stop()
     results["load"] = sampler.summary()
+    if args.baseline:
+        with open(args.baseline) as f:
+            results["baseline"] = json.load(f)
+        results["baseline"]["label"] = args.baseline_label
     results["total_seconds"] = time.time() - started
     # A run that does not rewrite the report keeps its results apart, so the report's own stay re-renderable.
     with open(os.path.join(RESULTS, "partial.json" if args.no_report else "latest.json"), "w") as f:

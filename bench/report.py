@@ -110,6 +110,7 @@ def targets(results):
                          f"{mb:.0f} MB after a restart; {seeded:.0f} MB right after seeding", None))
             rows.append(("RSS at 10,000 routes × 200 live versions (linear extrapolation, not measured)",
                          "< 200 MB", f"≈ {estimate:.0f} MB", None))
+    rows += link_targets(results.get("links") or {})
     matcher = (results.get("matcher") or {}).get("rows") or {}
     rows_by_size = {int(k): v for k, v in matcher.items()}
     if 1000 in rows_by_size:
@@ -119,6 +120,102 @@ def targets(results):
         slow = rows_by_size[10000]["ns"] / rows_by_size[100]["ns"]
         rows.append(("matcher 10,000 rules vs 100", "≤ 5× slower", f"{slow:.2f}×", slow <= 5))
     return rows
+
+
+def link_targets(links):
+    """Issue 28's rows: a short link's 302 and landing page against nginx, the service at scale."""
+    rows = []
+    if links.get("error"):
+        rows.append(("links phase", "runs", f"failed: {links['error'][:200]}", False))
+    serving = links.get("serving") or {}
+    for label, what in (("redirect", "short-link 302"), ("landing", f"landing page ({serving.get('landing_bytes', 0):,} B)")):
+        r = serving.get(label)
+        if not r:
+            continue
+        rows.append((f"{what}: routereg as shipped rps / nginx as shipped answering the same, access log on", "≥ 1.0",
+                     f"{r['ratio']:.2f} ({_fmt(r['routereg']['rps'])} vs {_fmt(r['nginx']['rps'])} rps)",
+                     r["ratio"] >= 1.0))
+        rows.append((f"{what}: routereg / nginx tuned, access log on", "report",
+                     f"{r['tuned_ratio']:.2f} ({_fmt(r['routereg']['rps'])} vs {_fmt(r['nginx_tuned']['rps'])} rps), "
+                     f"p99 {r['routereg']['p99_ms']:.2f} ms", None))
+    scale = links.get("scale")
+    if scale:
+        n = f"{scale['links']:,} links"
+        full = scale["links"] >= 1_000_000
+        rows.append((f"Links.BatchCreate of {n} (1,000 a call)", "≥ 5,000 links/s",
+                     f"{scale['batch_create_per_second']:,.0f} links/s", scale["batch_create_per_second"] >= 5000))
+        rows.append((f"one Links.Create among {n}", "≤ 20 ms",
+                     f"{scale['single_create_median_ms']:.1f} ms median, {scale['single_create_max_ms']:.1f} ms max",
+                     scale["single_create_median_ms"] <= 20))
+        rows.append((f"RSS with {n}", "≤ 400 MB at 1M" if full else "report",
+                     f"{scale['rss_mb']:.0f} MB ({scale['rss_after_restart_mb']:.0f} MB after a restart)",
+                     scale["rss_mb"] <= 400 if full else None))
+        rows.append((f"restart to listening with {n} (every link loaded)", "≤ 10 s at 1M" if full else "report",
+                     f"{scale['restart_to_listening_s']:.1f} s; served before and after: "
+                     f"{scale['served_before_restart'] and scale['served_after_restart']}",
+                     scale["restart_to_listening_s"] <= 10 if full else None))
+    return rows
+
+
+def throughputs(results):
+    """Every throughput of a run by name: {name: (value, unit)}."""
+    out = {}
+    for host, r in (results.get("aasa") or {}).items():
+        for server in ("routereg", "quiet", "nginx", "nginx_tuned", "nginx_off"):
+            if server in r:
+                out[f"AASA {r['bytes']:,} B: {server} rps"] = (r[server]["rps"], "rps")
+        if "routereg" in r and "cpu_us_per_request" in r["routereg"]:
+            out[f"AASA {r['bytes']:,} B: routereg CPU µs per request"] = (r["routereg"]["cpu_us_per_request"], "µs")
+        for ratio in ("ratio", "tuned_ratio"):
+            if ratio in r:
+                out[f"AASA {r['bytes']:,} B: routereg / nginx {'tuned' if ratio == 'tuned_ratio' else 'as shipped'}"] = (
+                    r[ratio], "×")
+    check = results.get("check") or {}
+    if check:
+        out["CanOpen.Check rps"] = (check["check"]["rps"], "rps")
+        if "cpu_us_per_request" in check["check"]:
+            out["CanOpen.Check CPU µs per call"] = (check["check"]["cpu_us_per_request"], "µs")
+        for ratio in ("ratio", "tuned_ratio"):
+            if ratio in check:
+                out[f"CanOpen.Check / nginx {'tuned' if ratio == 'tuned_ratio' else 'as shipped'} GET"] = (
+                    check[ratio], "×")
+        out["CanOpen.GetTable 304 rps"] = (check["getTable304"]["rps"], "rps")
+    table = results.get("table") or {}
+    if table:
+        out["table GET routereg rps"] = (table["routereg"]["rps"], "rps")
+        for ratio in ("ratio", "tuned_ratio"):
+            if ratio in table:
+                out[f"table GET / nginx {'tuned' if ratio == 'tuned_ratio' else 'as shipped'}"] = (table[ratio], "×")
+    publish = results.get("publish") or {}
+    if publish:
+        out["Releases.Publish median ms"] = (publish["publish_median_ms"], "ms")
+    matcher = ((results.get("matcher") or {}).get("rows") or {}).get("1000") or \
+        ((results.get("matcher") or {}).get("rows") or {}).get(1000)
+    if matcher:
+        out["matcher decisions/s at 1,000 rules"] = (matcher["per_second"], "/s")
+    return out
+
+
+def baseline_section(results):
+    """This run beside an earlier build's run on the same host (`bench.py --baseline FILE`)."""
+    baseline = results.get("baseline")
+    if not baseline:
+        return []
+    before, after = throughputs(baseline), throughputs(results)
+    lines = ["## Before and after", "",
+             f"This build against `{baseline.get('label', 'the baseline build')}`, run with the same bench.py on "
+             f"this host just before (started {baseline.get('started', '?')}, load average median "
+             f"{(baseline.get('load') or {}).get('median', 0):.1f}). The two runs are not interleaved, so the host's "
+             f"load between them moves the absolute figures; the ratios to nginx, measured in the same rounds as "
+             f"each build, are the comparable ones.", "",
+             "| measure | before | after | after / before |", "|---|---|---|---|"]
+    for name, (value, unit) in after.items():
+        if name not in before:
+            continue
+        old = before[name][0]
+        lines.append(f"| {name} | {_fmt(old, 2)} | {_fmt(value, 2)} | {value / old:.3f} |" if old else
+                     f"| {name} | {old} | {value} | — |")
+    return lines + [""]
 
 
 def rss_estimate(rss):
@@ -159,6 +256,7 @@ def render(results):
             f"The machine is shared, so absolute numbers move between runs: the ratios compare runs made in the "
             f"same invocation, alternating servers round by round.", "",
             "## Targets", "", summary_table(results), ""]
+    out += baseline_section(results)
 
     aasa = results.get("aasa")
     if aasa:

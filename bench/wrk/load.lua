@@ -2,6 +2,7 @@
 --   BENCH_BODIES=file   POST each line of the file to /rpc in turn (JSON-RPC bodies), per thread offset
 --   BENCH_HOST=name     Host header for GETs (the domain whose AASA is served)
 --   BENCH_INM=etag      If-None-Match header for GETs
+--   BENCH_UA=agent      User-Agent header (none otherwise: a short link then answers as to a desktop browser)
 -- At the end it prints one line "BENCHJSON {...}" with requests/s, latency percentiles (ms) and errors.
 
 local bodies = {}
@@ -20,6 +21,8 @@ function init(args)
   local file = os.getenv("BENCH_BODIES")
   local host = os.getenv("BENCH_HOST")
   local inm = os.getenv("BENCH_INM")
+  local agent = os.getenv("BENCH_UA")
+  if agent and agent ~= "" then wrk.headers["User-Agent"] = agent end
   if host and host ~= "" then wrk.headers["Host"] = host end
   if inm and inm ~= "" then wrk.headers["If-None-Match"] = inm end
   if file and file ~= "" then

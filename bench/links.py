@@ -1,0 +1,109 @@
+"""The links phase of make bench (issue 28): a short link's 302 and its landing page against nginx serving
+the same answers, and the links service at scale: Links.BatchCreate's rate, a single Links.Create's latency
+among many links, the server's RSS with them, and its start-up to ready with them."""
+
+import http.client
+import os
+import statistics
+import time
+
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) " \
+         "Version/17.4 Mobile/15E148 Safari/604.1"
+TARGET = "https://www.lnk.example/p/1"
+HOST = "go.lnk.example"
+
+
+def get(port, path, host, agent=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Host": host}
+    if agent:
+        headers["User-Agent"] = agent
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, dict(response.getheaders()), body
+
+
+def seed(client):
+    client.call("Apps.Create", app={"id": "lnk", "displayName": "Bench",
+                                    "ios": {"appIds": ["ABCDE12345.com.bench.lnk"], "appStoreId": "123456789"}})
+    client.call("Domains.Create", domain={"host": "www.lnk.example", "apps": ["lnk"]})
+    client.call("Domains.Create", domain={"host": HOST, "apps": ["lnk"], "links": True})
+    client.call("Links.Create", app="lnk", link={
+        "code": "bench", "target": TARGET, "preview": {"title": "Bench", "description": "A landing page"}})
+
+
+def phase_serving(registry, nginx_class, alternate, summarize, rounds, duration):
+    """The 302 (a desktop visitor: wrk sends no User-Agent) and the landing page (an iPhone) from routereg as
+    shipped, against nginx as Debian ships it answering the same (`return 302`; the landing page's bytes as a
+    file with the same CSP), and nginx tuned beside it."""
+    seed(registry.client)
+    status, headers, _ = get(registry.port, "/bench", HOST)
+    if status != 302 or headers.get("Location") != TARGET:
+        raise RuntimeError(f"the short link answered {status} {headers}")
+    status, headers, landing = get(registry.port, "/bench", HOST, IPHONE)
+    if status != 200:
+        raise RuntimeError(f"the landing page answered {status}")
+    csp = headers.get("Content-Security-Policy", "")
+    extra = (f'location = /bench {{ return 302 {TARGET}; }}\n'
+             f'        location = /landing.html {{ default_type "text/html; charset=utf-8"; '
+             f'add_header Content-Security-Policy "{csp}"; add_header Cache-Control "no-store"; }}')
+    results = {"landing_bytes": len(landing)}
+    for label, path, nginx_path, env in (
+            ("redirect", "/bench", "/bench", {"BENCH_HOST": HOST}),
+            ("landing", "/bench", "/landing.html", {"BENCH_HOST": HOST, "BENCH_UA": IPHONE})):
+        registry.rotate_log()
+        nginxes = {"nginx": nginx_class({"/landing.html": landing}, extra=extra),
+                   "nginx_tuned": nginx_class({"/landing.html": landing}, tuned=True, extra=extra)}
+        try:
+            targets = {"routereg": (registry.port, path, env)}
+            pids = {"routereg": registry.process.pid}
+            for name, server in nginxes.items():
+                targets[name] = (server.port, nginx_path, env)
+                pids[name] = server.process.pid
+            runs = alternate(targets, rounds, duration, f"link {label}", pids)
+        finally:
+            for server in nginxes.values():
+                server.stop()
+        r = {name: summarize(value) for name, value in runs.items()}
+        r["ratio"] = r["routereg"]["rps"] / r["nginx"]["rps"]
+        r["tuned_ratio"] = r["routereg"]["rps"] / r["nginx_tuned"]["rps"]
+        results[label] = r
+    return results
+
+
+def phase_scale(registry_factory, count, log):
+    """`count` links created through Links.BatchCreate (1,000 a call), then single creates among them, the RSS,
+    and a restart of the same server to ready."""
+    registry = registry_factory()
+    try:
+        seed(registry.client)
+        rss_before = registry.rss()["VmRSS"]
+        started = time.time()
+        batch_seconds = []
+        for start in range(0, count, 1000):
+            links = [{"code": f"s{n}", "target": f"{TARGET}?n={n}"} for n in range(start, min(count, start + 1000))]
+            _, seconds = registry.client.timed_call("Links.BatchCreate", app="lnk", links=links)
+            batch_seconds.append(seconds)
+            if (start // 1000) % 100 == 99:
+                log(f"links: {start + 1000:,} created, {(start + 1000) / (time.time() - started):,.0f}/s")
+        created_seconds = time.time() - started
+        singles = []
+        for n in range(30):
+            _, seconds = registry.client.timed_call("Links.Create", app="lnk", link={"target": f"{TARGET}?single={n}"})
+            singles.append(seconds * 1000)
+        rss = registry.rss()
+        status, _, _ = get(registry.port, f"/s{count - 1}", HOST)
+        restart_seconds = registry.restart()
+        status_after, _, _ = get(registry.port, f"/s{count - 1}", HOST)
+        return {
+            "links": count, "batch_create_per_second": count / created_seconds,
+            "batch_median_ms": statistics.median(batch_seconds) * 1000,
+            "single_create_median_ms": statistics.median(singles), "single_create_max_ms": max(singles),
+            "rss_mb": rss["VmRSS"], "rss_empty_mb": rss_before, "hwm_mb": rss["VmHWM"],
+            "restart_to_listening_s": restart_seconds, "served_before_restart": status == 302,
+            "served_after_restart": status_after == 302, "rss_after_restart_mb": registry.rss()["VmRSS"],
+        }
+    finally:
+        registry.stop()
