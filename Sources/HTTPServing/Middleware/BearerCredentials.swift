@@ -2,6 +2,8 @@
 /// trimmed). The token is only read here: who holds it, and what it may do, is the route's to decide
 /// (resolved at most once, and only when something needs it).
 public struct BearerCredentials: HTTPMiddleware {
+    public var hooks: HTTPMiddlewareHooks { [.respond] }
+
     public init() {}
 
     public func respond(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {

@@ -2,6 +2,8 @@
 /// the request causes ends by it. A malformed value is not refused here: the route answers it in its own
 /// protocol (a JSON-RPC error naming the header).
 public struct DeadlineMiddleware: HTTPMiddleware {
+    public var hooks: HTTPMiddlewareHooks { [.respond] }
+
     /// The header read.
     public static let header = "X-Request-Timeout-Ms"
     /// The longest deadline accepted: one day.

@@ -6,8 +6,11 @@
 /// - `respond`: the request is complete: wrap the rest of the chain (`next`) and the responder;
 /// - `finished`: the answer was sent or the connection closed: count it, log it.
 ///
-/// Every hook has a default that does nothing, so a middleware implements only the moments it needs.
+/// Every hook has a default that does nothing, so a middleware implements only the moments it needs, and
+/// says which in `hooks`: the server calls only those, so a GET passes no chain of empty wrappers.
 public protocol HTTPMiddleware: Sendable {
+    /// The hooks this middleware implements.
+    var hooks: HTTPMiddlewareHooks { get }
     /// A response refuses the request before its body is read; nil lets it go on.
     func head(_ request: HTTPRequest) -> HTTPResponse?
     /// Wraps the rest of the chain; call `next(request)` to go on.
@@ -16,16 +19,20 @@ public protocol HTTPMiddleware: Sendable {
     func finished(_ request: HTTPRequest)
 }
 
+/// The moments of a request a middleware acts at.
+public struct HTTPMiddlewareHooks: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let head = HTTPMiddlewareHooks(rawValue: 1)
+    public static let respond = HTTPMiddlewareHooks(rawValue: 2)
+    public static let finished = HTTPMiddlewareHooks(rawValue: 4)
+    public static let all: HTTPMiddlewareHooks = [.head, .respond, .finished]
+}
+
 extension HTTPMiddleware {
+    public var hooks: HTTPMiddlewareHooks { .all }
     public func head(_ request: HTTPRequest) -> HTTPResponse? { nil }
     public func respond(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer { next(request) }
     public func finished(_ request: HTTPRequest) {}
-}
-
-/// Runs `chain[index...]` around `responder`.
-func runChain(
-    _ chain: [any HTTPMiddleware], from index: Int, _ request: HTTPRequest, responder: HTTPResponder
-) -> HTTPAnswer {
-    guard index < chain.count else { return responder(request) }
-    return chain[index].respond(request) { runChain(chain, from: index + 1, $0, responder: responder) }
 }

@@ -3,6 +3,8 @@
 /// so the server would answer for another path or host), and a declared body over the limit (refused
 /// before it is read; libmicrohttpd then closes the connection).
 public struct RequestGuard: HTTPMiddleware {
+    public var hooks: HTTPMiddlewareHooks { [.head] }
+
     /// The largest body accepted.
     public let maxBodyBytes: Int
 

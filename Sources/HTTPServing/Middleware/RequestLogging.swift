@@ -8,6 +8,8 @@ import Foundation
 /// A logged GET makes no strings for its line: the id is written from the request's number and the
 /// address read from the connection as the line is written.
 public struct RequestLogging: HTTPMiddleware {
+    public var hooks: HTTPMiddlewareHooks { [.head, .finished] }
+
     public let log: RequestLog
 
     public init(log: RequestLog) { self.log = log }

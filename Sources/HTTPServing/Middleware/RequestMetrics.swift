@@ -3,6 +3,8 @@ import Dispatch
 /// Counts every request into `ServerMetrics`: in flight from its head, then its status and duration under
 /// its route's label once it is over.
 public struct RequestMetrics: HTTPMiddleware {
+    public var hooks: HTTPMiddlewareHooks { [.head, .finished] }
+
     public let metrics: ServerMetrics
 
     public init(metrics: ServerMetrics) { self.metrics = metrics }

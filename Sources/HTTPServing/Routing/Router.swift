@@ -11,8 +11,8 @@
 /// segment wins over a parameter, and a parameter over `*`. A path no route matches is one 404; a path some
 /// route matches with another method is one 405 naming the methods allowed.
 public struct Router: Sendable {
-    /// A registered route.
-    public struct Route: Sendable {
+    /// A registered route (a class: a request holds it by one reference, not a copy of its fields).
+    public final class Route: Sendable {
         /// The methods it answers (a GET route answers HEAD too).
         public let methods: [String]
         /// The class of `Host` it answers on.
@@ -25,6 +25,19 @@ public struct Router: Sendable {
         public let middleware: [any HTTPMiddleware]
         public let responder: HTTPResponder
         let pattern: RoutePattern
+
+        init(
+            methods: [String], hostClass: HostClass, label: String, takesBody: Bool, middleware: [any HTTPMiddleware],
+            responder: @escaping HTTPResponder, pattern: RoutePattern
+        ) {
+            self.methods = methods
+            self.hostClass = hostClass
+            self.label = label
+            self.takesBody = takesBody
+            self.middleware = middleware
+            self.responder = responder
+            self.pattern = pattern
+        }
     }
 
     /// What a request's head resolves to.

@@ -61,6 +61,9 @@ public final class HTTPRequest: @unchecked Sendable {
     private var normalizedHost: String?
 
     let deferred = Mutex<DeferredPhase>(.idle)
+    /// Whether `deferral()` was called (set and read on the transport's thread only): an answer given now
+    /// then has to close the deferral, and one never deferred need not take the lock.
+    var deferralStarted = false
 
     init(
         connection: OpaquePointer, core: ServerCore, method: String, path: String,
@@ -129,6 +132,7 @@ public final class HTTPRequest: @unchecked Sendable {
     /// calls are ignored). The responder then returns `.later(cancel:)`, and the connection waits without
     /// holding its thread.
     public func deferral() -> @Sendable (HTTPResponse) -> Void {
+        deferralStarted = true
         deferred.withLock { $0 = .waiting }
         let core = core
         return { [self] response in core.deliver(response, to: self) }
@@ -136,14 +140,6 @@ public final class HTTPRequest: @unchecked Sendable {
 
     /// Counts an answer libmicrohttpd refused to build (`routereg_http_responses_failed_total`).
     public func responseFailed() { core.responseFailed() }
-
-    /// Whether a deferral began, so a later access-handler call is a resumption.
-    var hasDeferral: Bool {
-        deferred.withLock {
-            if case .idle = $0 { return false }
-            return true
-        }
-    }
 
     /// Takes one chunk of the upload. Bodies of routes that take none are counted, not kept.
     /// Returns false when the client keeps sending far past the limit: the connection is then dropped.

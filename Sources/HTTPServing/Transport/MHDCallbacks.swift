@@ -41,7 +41,7 @@ func mhdAccessHandler(
 
     // A resumed deferred request, or the end of the request.
     let response: HTTPResponse?
-    if request.hasDeferral {
+    if request.deferralStarted {
         response = core.takeDeferredResponse(request)
     } else {
         response = core.respond(to: request)

@@ -18,8 +18,10 @@ final class ServerCore: Sendable {
 
     let configuration: HTTPServerConfiguration
     let router: Router
-    /// The server's middleware and the router's, outermost first.
-    let middleware: [any HTTPMiddleware]
+    /// The server's middleware and the router's, outermost first, by the hook they implement.
+    let headMiddleware: [any HTTPMiddleware]
+    let respondMiddleware: [any HTTPMiddleware]
+    let finishMiddleware: [any HTTPMiddleware]
     let metrics: ServerMetrics
     let log: RequestLog
     let inFlight = Atomic<Int>(0)
@@ -41,11 +43,14 @@ final class ServerCore: Sendable {
         self.log = log
         // Metrics first (a refused request is still counted), the guard before anything reads the request,
         // the log last (it writes what the others decided).
-        self.middleware =
+        let middleware: [any HTTPMiddleware] =
             [
                 RequestMetrics(metrics: metrics), RequestGuard(maxBodyBytes: configuration.maxBodyBytes),
                 RequestLogging(log: log),
             ] + router.middleware
+        headMiddleware = middleware.filter { $0.hooks.contains(.head) }
+        respondMiddleware = middleware.filter { $0.hooks.contains(.respond) }
+        finishMiddleware = middleware.filter { $0.hooks.contains(.finished) }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -90,11 +95,11 @@ final class ServerCore: Sendable {
                 request.body.reserveCapacity(length)
             }
         }
-        for middleware in middleware {
+        for middleware in headMiddleware {
             if let refusal = middleware.head(request) { return refusal }
         }
         if case .route(let route) = resolution {
-            for middleware in route.middleware {
+            for middleware in route.middleware where middleware.hooks.contains(.head) {
                 if let refusal = middleware.head(request) { return refusal }
             }
         }
@@ -112,7 +117,7 @@ final class ServerCore: Sendable {
         case .route(let route):
             switch run(route, request, from: 0) {
             case .respond(let response):
-                request.deferred.withLock { $0 = .delivered }
+                if request.deferralStarted { request.deferred.withLock { $0 = .delivered } }
                 return response
             case .later(let cancel):
                 return suspendOrTake(request, cancel: cancel)
@@ -122,9 +127,9 @@ final class ServerCore: Sendable {
 
     /// The middleware from `index` on (the server's, then the route's) around the route's responder.
     private func run(_ route: Router.Route, _ request: HTTPRequest, from index: Int) -> HTTPAnswer {
-        let shared = middleware.count
+        let shared = respondMiddleware.count
         guard index < shared + route.middleware.count else { return route.responder(request) }
-        let next = index < shared ? middleware[index] : route.middleware[index - shared]
+        let next = index < shared ? respondMiddleware[index] : route.middleware[index - shared]
         return next.respond(request) { run(route, $0, from: index + 1) }
     }
 
@@ -207,8 +212,10 @@ final class ServerCore: Sendable {
         inFlight.subtract(1, ordering: .relaxed)
         drain.changed()
         if case .route(let route) = request.resolution {
-            for middleware in route.middleware.reversed() { middleware.finished(request) }
+            for middleware in route.middleware.reversed() where middleware.hooks.contains(.finished) {
+                middleware.finished(request)
+            }
         }
-        for middleware in middleware.reversed() { middleware.finished(request) }
+        for middleware in finishMiddleware.reversed() { middleware.finished(request) }
     }
 }
