@@ -14,10 +14,13 @@ struct LinkCommandsTests {
         let session = ReleaseDayTests.Session(server: server)
         try await session.ok([
             "app", "create", "badoo", "--ios-app-id", "ABCDE12345.com.badoo.Badoo", "--app-store-id", "351331194",
+            "--android-package", "com.badoo.mobile", "--android-fingerprint",
+            Array(repeating: "AB", count: 32).joined(separator: ":"),
         ])
         try await session.ok(["domain", "add", "m.badoo.com", "--app", "badoo"])
         let added = try await session.ok([
-            "domain", "add", "go.badoo.com", "--app", "badoo", "--links", "--since", "ios=5.12",
+            "domain", "add", "go.badoo.com", "--app", "badoo", "--links", "--since", "ios=5.12", "--since",
+            "android=51200",
         ])
         #expect(added.contains("apps/badoo/routes/links-go-badoo-com"), "\(added)")
         try await session.ok([
@@ -70,5 +73,13 @@ struct LinkCommandsTests {
         let text = String(decoding: after, as: UTF8.self)
         #expect(text.contains(#""/":"/*""#), "\(text)")
         #expect(text.contains("ul_fallback"), "the marker exclusion comes first: \(text)")
+        // And assetlinks.json, once an Android version that resolves them is live.
+        let (noLinks, _) = try await server.get("/.well-known/assetlinks.json", host: "go.badoo.com")
+        #expect(!String(decoding: noLinks, as: UTF8.self).contains(#""/":"/*""#))
+        try await session.ok(["release", "publish", "badoo", "android", "51200"])
+        let (links, _) = try await server.get("/.well-known/assetlinks.json", host: "go.badoo.com")
+        let statements = String(decoding: links, as: UTF8.self)
+        #expect(
+            statements.contains("dynamic_app_link_components") && statements.contains(#""/":"/*""#), "\(statements)")
     }
 }
