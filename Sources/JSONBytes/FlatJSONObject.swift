@@ -1,4 +1,4 @@
-/// Reads a JSON object whose members are all strings, as the fast paths need.
+/// Reads a JSON object whose members are all strings, as the flat params readers (`FlatParams`) need.
 ///
 /// The bytes were already validated as JSON (by `JSONScanner`), so this only follows the shape;
 /// anything else (nested values, numbers, duplicate members, escapes other than `\"`, `\\` and `\/`)

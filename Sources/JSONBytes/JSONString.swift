@@ -3,7 +3,7 @@
 /// `"` and `\` are escaped with a backslash, line feed, carriage return and tab as `\n`, `\r`, `\t`, other
 /// control characters as `\u00XX` (lower-case hex); everything else, `/` and DEL included, is copied as it
 /// is. That is what the codec's `JSONEncoder` writes for printable ASCII (`withoutEscapingSlashes`), so a
-/// fast path writing its own bytes answers exactly what the encoder would.
+/// writer of its own bytes (`DecisionJSON`) answers exactly what the encoder would.
 public enum JSONString {
     /// Appends `value`, quoted and escaped, to `out`.
     public static func append(_ value: String, to out: inout [UInt8]) {
@@ -23,7 +23,7 @@ public enum JSONString {
     public static func appendPrintableASCII(_ value: String, to out: inout [UInt8]) -> Bool {
         var value = value
         return value.withUTF8 { utf8 in
-            // The fast paths' values (URLs, reasons, ETags) are nearly always printable ASCII with nothing to
+            // The values written this way (URLs, reasons, ETags) are nearly always printable ASCII with nothing to
             // escape: one pass finds that, and they are copied whole.
             guard
                 utf8.contains(where: {

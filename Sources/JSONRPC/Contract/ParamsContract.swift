@@ -47,7 +47,7 @@ public struct ParamsContract: Sendable {
     }
 
     /// The rules of a method whose params are all strings, for params read as an object of exactly `keys`:
-    /// what the fast paths check their values against without walking the bytes again. Nil when the method's
+    /// what the flat params readers check their values against without walking the bytes again. Nil when the method's
     /// rules are more than one string rule per member (a rule on the object, a member that is not in `keys`
     /// but required, a key it does not describe), so its calls get the full check.
     func plainStrings(method: String, keys: [String]) -> PlainStringRules? {
