@@ -124,9 +124,13 @@ public final class RegistryService: Sendable {
     /// Waits for nothing past `deadline` (default: the pool's default timeout).
     public func refreshSnapshot(force: Bool = false, deadline: ContinuousClock.Instant? = nil) throws {
         let deadline = deadline ?? .now + store.defaultTimeout
+        let before = snapshots.current.identity
         try rebuildLock.withLock(until: deadline) { try rebuildLocked(force: force, reusing: nil, deadline: deadline) }
-        // Links live apart from the snapshot: whatever woke the refresh may have been a link write.
-        try refreshLinks(deadline: deadline)
+        // Links live apart from the snapshot, but every link write is an audit entry: the index has something
+        // to read only when the state moved (or it never read), so an idle poll asks nothing more.
+        if force || snapshots.current.identity != before || !links.loaded {
+            try refreshLinks(deadline: deadline)
+        }
     }
 
     /// The rebuild itself; the caller holds `rebuildLock`.

@@ -304,6 +304,31 @@ import Testing
         #expect(evil.status == 404 && evil.header("location") == nil)
     }
 
+    @Test func anotherServerServesANewLinkWithinASecond() async throws {
+        let first = try TestRegistryServer(suite: "links_fleet")
+        defer { first.shutdown() }
+        let second = try TestRegistryServer(suite: "links_fleet", database: first.database)
+        defer { second.stop() }
+        try await Self.seed(first)
+        _ = try await first.result(
+            "Links.Create", ["app": "badoo", "link": ["code": "fleet", "target": "https://m.badoo.com/u/3"]])
+        let deadline = ContinuousClock.now + .seconds(5)
+        var status = 0
+        while ContinuousClock.now < deadline {
+            status = try Self.visit(second, "/fleet", agent: Self.firefox).status
+            if status == 302 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(status == 302, "the second server never served the link")
+        _ = try await first.result("Links.Delete", ["domain": "go.badoo.com", "code": "fleet"])
+        var gone = false
+        while ContinuousClock.now < deadline + .seconds(5) && !gone {
+            gone = try Self.visit(second, "/fleet", agent: Self.firefox).status == 404
+            if !gone { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(gone, "the second server kept serving a deleted link")
+    }
+
     @Test func clicksAreCountedFlushedAndSurviveARestart() async throws {
         let server = try TestRegistryServer(suite: "links_clicks")
         try await Self.seed(server)

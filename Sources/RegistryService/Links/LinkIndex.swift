@@ -67,8 +67,12 @@ public final class LinkIndex: Sendable {
     }
 
     private let state = Mutex(State())
+    private let loadedOnce = Atomic<Bool>(false)
 
     public init() {}
+
+    /// Whether a catch-up has read the database once (every link written until then is held).
+    var loaded: Bool { loadedOnce.load(ordering: .acquiring) }
 
     /// The link of `code` on `domain`, deleted or expired ones included (the caller decides what it shows).
     public func link(domain: String, code: String) -> IndexedLink? {
@@ -117,7 +121,10 @@ public final class LinkIndex: Sendable {
                 try store.links.changed(after: after, limit: 10_000, in: tx)
             }
             apply(page)
-            if page.count < 10_000 { return }
+            if page.count < 10_000 {
+                loadedOnce.store(true, ordering: .releasing)
+                return
+            }
         }
     }
 }
