@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RPCServerTests",
-            dependencies: ["HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting", "ProcessSpawn"],
+            dependencies: ["HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting"],
             swiftSettings: swiftSettings
         ),
         // Faults, abuse, malicious values and security: real binary, real PostgreSQL, corpus replay.

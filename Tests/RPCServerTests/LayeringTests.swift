@@ -1,5 +1,5 @@
 import Foundation
-import ProcessSpawn
+import RegistryTesting
 import Testing
 
 /// The HTTP layer and the JSON-RPC engine know no application: neither depends on RegistryService,
@@ -13,42 +13,6 @@ struct LayeringTests {
 
     static let forbidden: Set<String> = ["RegistryService", "RouteCore", "RouteMatching", "RouteStore", "RegistryAPI"]
 
-    /// Each target's names of the package's own targets it depends on, from `swift package dump-package`
-    /// (with a scratch directory of its own: the one under test is locked by the `swift test` running this).
-    static func targetDependencies() throws -> [String: [String]] {
-        let swift = try #require(
-            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-                .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) },
-            "swift is not on PATH")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try Spawn(
-            swift, ["package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
-        ).run(timeout: .seconds(120))
-        #expect(result.succeeded, "\(result.standardError)")
-        let manifest = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-        let targets = try #require(manifest["targets"] as? [[String: Any]])
-        var out: [String: [String]] = [:]
-        for target in targets {
-            let name = try #require(target["name"] as? String)
-            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
-            out[name] = dependencies.compactMap { ($0["byName"] ?? $0["target"]) as? [Any] }.compactMap {
-                $0.first as? String
-            }
-        }
-        return out
-    }
-
-    static func reached(from target: String, in graph: [String: [String]]) -> Set<String> {
-        var reached: Set<String> = []
-        var queue = graph[target] ?? []
-        while let next = queue.popLast() {
-            if reached.insert(next).inserted { queue += graph[next] ?? [] }
-        }
-        return reached
-    }
-
     /// The Swift files under `Sources/<target>`.
     static func sources(of target: String) throws -> [URL] {
         let directory = root.appendingPathComponent("Sources/\(target)")
@@ -57,16 +21,16 @@ struct LayeringTests {
     }
 
     @Test func theManifestKeepsTheHTTPLayerAndTheEngineApart() throws {
-        let graph = try Self.targetDependencies()
+        let graph = try PackageManifest.targetDependencies(packageRoot: Self.root)
         #expect(graph["HTTPServing"] == ["CMicroHTTPD", "JSONBytes"])
         #expect(graph["JSONRPC"] == ["JSONBytes"])
         for target in ["HTTPServing", "JSONRPC"] {
-            let reached = Self.reached(from: target, in: graph)
+            let reached = PackageManifest.reached(from: target, in: graph)
             #expect(
                 reached.isDisjoint(with: Self.forbidden), "\(target) reaches \(reached.intersection(Self.forbidden))")
         }
-        #expect(!Self.reached(from: "JSONRPC", in: graph).contains("HTTPServing"))
-        #expect(!Self.reached(from: "HTTPServing", in: graph).contains("JSONRPC"))
+        #expect(!PackageManifest.reached(from: "JSONRPC", in: graph).contains("HTTPServing"))
+        #expect(!PackageManifest.reached(from: "HTTPServing", in: graph).contains("JSONRPC"))
     }
 
     @Test(arguments: ["HTTPServing", "JSONRPC"])
