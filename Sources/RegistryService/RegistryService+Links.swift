@@ -201,7 +201,7 @@ extension RegistryService {
     public static func checkedLink(
         _ link: ShortLink, app: String, in registry: Registry, field: String, creating: Bool
     ) throws(RegistryError) -> ShortLink {
-        guard let owner = registry.apps.first(where: { $0.id == app }) else { throw RegistryError.notFound(.app(app)) }
+        guard registry.apps.contains(where: { $0.id == app }) else { throw RegistryError.notFound(.app(app)) }
         var link = link
         let linkDomains = registry.domains.filter { $0.isLinkDomain && $0.apps.contains(app) }
         if link.domain.isEmpty {
@@ -246,8 +246,7 @@ extension RegistryService {
         }
         if let image = link.preview?.imageUrl {
             // An image is fetched by a crawler, not a place a person is sent: any https host will do.
-            guard LinkDestinations.host(of: image) != nil || image.lowercased().hasPrefix("https://"),
-                image.lowercased().hasPrefix("https://"), !image.contains(where: { $0.isWhitespace || $0 == "\"" })
+            guard image.lowercased().hasPrefix("https://"), !image.contains(where: { $0.isWhitespace || $0 == "\"" })
             else { throw RegistryError.invalidArgument(field: "\(field).preview.imageUrl", "must be an https URL") }
         }
         if let expires = link.expiresAt {
@@ -257,7 +256,6 @@ extension RegistryService {
             }
             link.expiresAt = Timestamp.string(date)
         }
-        _ = owner
         return link
     }
 }
