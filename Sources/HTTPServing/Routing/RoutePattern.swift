@@ -8,6 +8,8 @@ struct RoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// The parameters' names, in order.
+    let parameterNames: [String]
     /// A final `*`: the rest of the path, however many segments (none included).
     let matchesRest: Bool
 
@@ -20,6 +22,7 @@ struct RoutePattern: Sendable {
             let name = String(part[part.index(after: part.startIndex)..<close])
             return .parameter(name: name, suffix: String(part[part.index(after: close)...]))
         }
+        parameterNames = segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
     }
 
     /// The path itself when the pattern has no parameter and no `*` (looked up by hash).
@@ -33,20 +36,34 @@ struct RoutePattern: Sendable {
         return path.isEmpty ? "/" : path
     }
 
-    /// The parameters when `path` (split by `segments(of:)`) matches; nil otherwise.
-    func match(_ path: [Substring]) -> [String: String]? {
-        if matchesRest ? path.count < segments.count : path.count != segments.count { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, path) {
+    /// The parameters when `path` matches; nil otherwise. Walks the path once, cutting no array of segments.
+    func match(_ path: String) -> RouteParameters? {
+        var rest = path[...]
+        if rest.first == "/" { rest = rest.dropFirst() }
+        var values: [Substring] = []
+        if !parameterNames.isEmpty { values.reserveCapacity(parameterNames.count) }
+        // `/` has no segment; every other path has one more than it has inner slashes.
+        var remaining: Substring? = rest.isEmpty ? nil : rest
+        for segment in segments {
+            guard let text = remaining else { return nil }
+            let part: Substring
+            if let slash = text.utf8.firstIndex(of: UInt8(ascii: "/")) {
+                part = text[..<slash]
+                remaining = text[text.index(after: slash)...]
+            } else {
+                part = text
+                remaining = nil
+            }
             switch segment {
-            case .literal(let text):
-                guard part == text else { return nil }
-            case .parameter(let name, let suffix):
+            case .literal(let literal):
+                guard part == literal else { return nil }
+            case .parameter(_, let suffix):
                 guard part.hasSuffix(suffix) else { return nil }
-                parameters[name] = String(part.dropLast(suffix.count))
+                values.append(part.dropLast(suffix.count))
             }
         }
-        return parameters
+        guard remaining == nil || matchesRest else { return nil }
+        return values.isEmpty ? .none : RouteParameters(names: parameterNames, values: values)
     }
 
     /// Whether this pattern is tried before `other`: more literal segments first, then longer, then without
