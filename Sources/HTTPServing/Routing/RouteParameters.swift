@@ -3,18 +3,18 @@
 public struct RouteParameters: Sendable, Equatable {
     /// The names, in the pattern's order (shared with the pattern, not copied).
     let names: [String]
-    let values: [Substring]
+    let values: [String]
 
     static let none = RouteParameters(names: [], values: [])
 
     /// The value of parameter `name`; nil when the route has no such parameter.
     public subscript(name: String) -> String? {
         guard let at = names.firstIndex(of: name) else { return nil }
-        return String(values[at])
+        return values[at]
     }
 
     /// Every parameter, by name.
     public var all: [String: String] {
-        Dictionary(uniqueKeysWithValues: zip(names, values.map(String.init)))
+        Dictionary(uniqueKeysWithValues: zip(names, values))
     }
 }

@@ -10,6 +10,13 @@ struct RoutePattern: Sendable {
     let segments: [Segment]
     /// The parameters' names, in order.
     let parameterNames: [String]
+    /// `segments` as bytes, for matching.
+    private let byteSegments: [ByteSegment]
+
+    private enum ByteSegment: Sendable {
+        case literal([UInt8])
+        case parameter(suffix: [UInt8])
+    }
     /// A final `*`: the rest of the path, however many segments (none included).
     let matchesRest: Bool
 
@@ -23,6 +30,12 @@ struct RoutePattern: Sendable {
             return .parameter(name: name, suffix: String(part[part.index(after: close)...]))
         }
         parameterNames = segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
+        byteSegments = segments.map { segment in
+            switch segment {
+            case .literal(let text): .literal(Array(text.utf8))
+            case .parameter(_, let suffix): .parameter(suffix: Array(suffix.utf8))
+            }
+        }
     }
 
     /// The path itself when the pattern has no parameter and no `*` (looked up by hash).
@@ -36,34 +49,39 @@ struct RoutePattern: Sendable {
         return path.isEmpty ? "/" : path
     }
 
-    /// The parameters when `path` matches; nil otherwise. Walks the path once, cutting no array of segments.
+    /// The parameters when `path` matches; nil otherwise. Compares bytes in place: every request with a
+    /// path no literal route has tries each pattern, most failing at their first byte.
     func match(_ path: String) -> RouteParameters? {
-        var rest = path[...]
-        if rest.first == "/" { rest = rest.dropFirst() }
-        var values: [Substring] = []
-        if !parameterNames.isEmpty { values.reserveCapacity(parameterNames.count) }
-        // `/` has no segment; every other path has one more than it has inner slashes.
-        var remaining: Substring? = rest.isEmpty ? nil : rest
-        for segment in segments {
-            guard let text = remaining else { return nil }
-            let part: Substring
-            if let slash = text.utf8.firstIndex(of: UInt8(ascii: "/")) {
-                part = text[..<slash]
-                remaining = text[text.index(after: slash)...]
-            } else {
-                part = text
-                remaining = nil
+        var path = path
+        return path.withUTF8 { bytes -> RouteParameters? in
+            let slash = UInt8(ascii: "/")
+            var at = bytes.first == slash ? 1 : 0
+            // `/` has no segment; every other path has one more than it has inner slashes.
+            var ended = at == bytes.count
+            var cuts: [Range<Int>] = []
+            for segment in byteSegments {
+                guard !ended else { return nil }
+                var end = at
+                while end < bytes.count && bytes[end] != slash { end += 1 }
+                switch segment {
+                case .literal(let literal):
+                    guard end - at == literal.count, literal.elementsEqual(bytes[at..<end]) else { return nil }
+                case .parameter(let suffix):
+                    let valueEnd = end - suffix.count
+                    guard valueEnd >= at, suffix.elementsEqual(bytes[valueEnd..<end]) else { return nil }
+                    if cuts.isEmpty { cuts.reserveCapacity(parameterNames.count) }
+                    cuts.append(at..<valueEnd)
+                }
+                if end == bytes.count { ended = true } else { at = end + 1 }
             }
-            switch segment {
-            case .literal(let literal):
-                guard part == literal else { return nil }
-            case .parameter(_, let suffix):
-                guard part.hasSuffix(suffix) else { return nil }
-                values.append(part.dropLast(suffix.count))
-            }
+            guard ended || matchesRest else { return nil }
+            if cuts.isEmpty { return RouteParameters.none }
+            return RouteParameters(
+                names: parameterNames,
+                values: cuts.map { cut in
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[cut]), as: UTF8.self)
+                })
         }
-        guard remaining == nil || matchesRest else { return nil }
-        return values.isEmpty ? .none : RouteParameters(names: parameterNames, values: values)
     }
 
     /// Whether this pattern is tried before `other`: more literal segments first, then longer, then without
