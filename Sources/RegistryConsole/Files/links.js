@@ -117,7 +117,7 @@ function renderList(main, ctx, app) {
         h("span", { class: "muted small", id: "links-page" }, `Page ${index + 1}`),
         h("button", { type: "button", class: "ghost", id: "links-newer", disabled: index === 0, onclick: () => { index--; load(); } }, "Newer"),
         h("button", { type: "button", class: "ghost", id: "links-older", disabled: !tokens[index + 1], onclick: () => { index++; load(); } }, "Older")));
-    out.dataset.ready = String(seq);
+    out.dataset.query = text; // what the rows shown answer (tests wait for it)
   };
   let timer = 0;
   search.addEventListener("input", () => {
@@ -317,7 +317,7 @@ function previews(app, link, platformPicker) {
       h("h3", { class: "landing-title" }, title),
       description ? h("p", { class: "landing-description" }, description) : null,
       button(`Open in ${app.name}`, link.target, true),
-      store ? button(`Get ${app.name}`, `${store}, campaign ${link.domain}/${link.code || "…"}`) : null,
+      store ? button(`Get ${app.name}`, `${store}, ${platform === "ios" ? "campaign" : "referrer link="}${link.domain}/${link.code || "…"}`) : null,
       button("Continue on the web", link[platform]?.fallbackUrl ? web : `${web} (with the fallback marker)`)));
   return [
     h("div", null, h("h3", null, "Social card"), h("p", { class: "hint" }, "What chat apps and social networks show (Open Graph tags)."), card),
@@ -369,8 +369,10 @@ async function renderLink(main, ctx, app, domain, code) {
   const loadClicks = async () => {
     try {
       const stats = await call("Links.Stats", { domain: link.domain, code: link.code });
+      const open = chartBox.querySelector("details")?.open; // a refresh keeps the table open
       fill(chartBox, h("p", { class: "muted", id: "clicks-total" }, `${stats.total} click${stats.total === 1 ? "" : "s"} in all`),
         clickChart(stats.counts, { days: Number(days.value) }));
+      if (open) chartBox.querySelector("details").open = true;
       chartBox.dataset.total = String(stats.total);
     } catch (error) { fill(chartBox, errorBox(error)); }
   };
