@@ -243,6 +243,7 @@ def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browse
 
 def test_a_reader_sees_links_but_no_write_controls(server, api, browser, chat):
     url, d = server["url"], browser
+    api("Links.Create", app=APP, link={"code": "seen", "target": f"https://{SITE}/u/9", "ios": {"minVersion": "6"}})
     reader, _ = api.token_for("reader", "links reader")
     sign_in(d, url, reader)
     go(d, url, f"links/{APP}")
@@ -250,8 +251,9 @@ def test_a_reader_sees_links_but_no_write_controls(server, api, browser, chat):
     assert not d.find_elements(By.ID, "new-link")
     assert not d.find_elements(By.CSS_SELECTOR, "#links-table button.toggle, #links-table button.delete")
     assert d.find_elements(By.CSS_SELECTOR, "#links-table button.copy")
-    go(d, url, f"links/{APP}/{LINKS}/hello42")
-    find(d, "#minimums")
+    go(d, url, f"links/{APP}/{LINKS}/seen")
+    assert find(d, '#minimums tr[data-platform="ios"]').get_attribute("data-minimum") == "6.0.0"
+    assert find(d, "#click-chart")
     assert not d.find_elements(By.ID, "link-toggle") and not d.find_elements(By.ID, "link-delete")
 
 

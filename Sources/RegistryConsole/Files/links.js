@@ -317,7 +317,7 @@ function previews(app, link, platformPicker) {
       h("h3", { class: "landing-title" }, title),
       description ? h("p", { class: "landing-description" }, description) : null,
       button(`Open in ${app.name}`, link.target, true),
-      store ? button(`Get ${app.name}`, `${store}, ${platform === "ios" ? "campaign" : "referrer link="}${link.domain}/${link.code || "…"}`) : null,
+      store ? button(`Get ${app.name}`, `${store}, ${platform === "ios" ? "campaign " : "referrer link="}${link.domain}/${link.code || "…"}`) : null,
       button("Continue on the web", link[platform]?.fallbackUrl ? web : `${web} (with the fallback marker)`)));
   return [
     h("div", null, h("h3", null, "Social card"), h("p", { class: "hint" }, "What chat apps and social networks show (Open Graph tags)."), card),
