@@ -313,3 +313,38 @@ def test_markup_in_every_link_field_stays_text(server, api, browser, chat):
     assert not injected(d) and no_alert(d)
     assert not d.execute_script("return performance.getEntriesByType('resource').filter(e => /\\/x$|img\\.chat\\.example/.test(e.name)).length")
     assert not severe_console_errors(d)
+
+
+def test_the_chart_puts_each_day_in_its_column_and_says_what_it_leaves_out(server, browser):
+    """chart.js on its own, with counts no real click can make today: yesterday's, a week ago's, a year ago's."""
+    url, d = server["url"], browser
+    d.get(url + "/console/")
+    drawn = d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
+        import(base + 'chart.js').then(({ clickChart }) => {
+          const figure = clickChart([
+            { day: '2026-03-10', platform: 'ios', outcome: 'landing', count: 4 },
+            { day: '2026-03-09', platform: 'ios', outcome: 'redirect', count: 2 },
+            { day: '2026-03-09', platform: 'ios', outcome: 'landing', count: 1 },
+            { day: '2026-03-03', platform: 'android', outcome: 'not_found', count: 5 },
+            { day: '2025-03-10', platform: 'desktop', outcome: 'redirect', count: 9 },
+          ], { days: 14, today: '2026-03-10' });
+          document.body.append(figure);
+          const days = [...figure.querySelectorAll('.platform-row[data-platform="ios"] g.day')].map(g => g.dataset.day);
+          const seg = (day, p, o) => figure.querySelector(`rect.seg[data-day="${day}"][data-platform="${p}"][data-outcome="${o}"]`);
+          const x = (day, p, o) => Number(seg(day, p, o).getAttribute('x'));
+          done({ first: days[0], last: days[days.length - 1], n: days.length,
+                 shown: figure.dataset.shown, older: figure.dataset.older, caption: figure.querySelector('figcaption').textContent,
+                 stackedOnOneBar: x('2026-03-09', 'ios', 'redirect') === x('2026-03-09', 'ios', 'landing'),
+                 order: x('2026-03-03', 'android', 'not_found') < x('2026-03-09', 'ios', 'landing') && x('2026-03-09', 'ios', 'landing') < x('2026-03-10', 'ios', 'landing'),
+                 desktop: figure.querySelector('.platform-row[data-platform="desktop"]').dataset.total,
+                 label: figure.querySelector('svg.click-chart').getAttribute('aria-label') });
+          figure.remove();
+        }, (e) => done({ failed: String(e) }));
+    """)
+    assert drawn.get("failed") is None, drawn
+    assert (drawn["first"], drawn["last"], drawn["n"]) == ("2026-02-25", "2026-03-10", 14)
+    assert drawn["shown"] == "12" and drawn["older"] == "9" and "9 older not shown" in drawn["caption"]
+    assert drawn["stackedOnOneBar"] and drawn["order"] and drawn["desktop"] == "0"
+    assert "12 in all, iOS 7, Android 5, Desktop 0, Crawlers 0" in drawn["label"], drawn["label"]
