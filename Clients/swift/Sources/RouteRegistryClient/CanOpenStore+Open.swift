@@ -116,7 +116,8 @@ extension CanOpenStore {
 
 /// A hard deadline for one async call: the caller gets its answer, or `ClientError.timedOut` once the
 /// deadline passes, whichever comes first; the late call is cancelled and its answer dropped. (URLSession's
-/// `timeoutInterval` bounds the time between packets, not the call.)
+/// `timeoutInterval` bounds the time between packets, not the call.) The timer runs on a Dispatch queue, not
+/// the cooperative pool, so work blocking that pool does not postpone it.
 enum Deadline {
     static func run<T: Sendable>(
         seconds: TimeInterval, _ body: @escaping @Sendable () async throws -> T
@@ -130,8 +131,7 @@ enum Deadline {
                     do { result = .success(try await body()) } catch { result = .failure(error) }
                     slot.withLock { $0.take() }?.resume(with: result)
                 }
-                Task {
-                    try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) {
                     guard let late = slot.withLock({ $0.take() }) else { return }
                     work.cancel()
                     late.resume(throwing: ClientError.timedOut)
