@@ -74,13 +74,6 @@ extension CanOpenStore {
         return decision
     }
 
-    /// The cached resolution of `url`, if it is a short link this version opens and one is cached (fresh or
-    /// not): `route(_:)` uses it, as it cannot ask the registry.
-    func cachedShortLink(_ url: URL) -> ShortLinkResolution? {
-        guard let version, let key = shortLinkKey(url, decision: decide(url)) else { return nil }
-        return shortLinks.entry(key, version: version, fresh: false)?.resolution
-    }
-
     /// `https://{link domain}/{code}` when `url` is a short link this version opens itself: one path segment
     /// on a host the table marks `links`, decided `open_in_app` (by the link domain's route). Nil otherwise:
     /// an older version, told by its table that it cannot, sends the link to the browser's landing page.

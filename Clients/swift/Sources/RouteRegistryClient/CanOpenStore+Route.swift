@@ -28,10 +28,13 @@ extension CanOpenStore {
     public func route(_ url: URL) -> LinkRoute {
         let scheme = url.scheme?.lowercased() ?? ""
         if !LinkURL.isWebScheme(scheme), !managesScheme(scheme) { return .passThrough }
-        if let cached = cachedShortLink(url) {
+        let decision = decide(url)
+        if let version, let key = shortLinkKey(url, decision: decision),
+            let cached = shortLinks.entry(key, version: version, fresh: false)?.resolution
+        {
             return linkRoute(for: decideTarget(cached), url: URL(string: cached.target) ?? url)
         }
-        return linkRoute(for: decide(url), url: url)
+        return linkRoute(for: decision, url: url)
     }
 
     /// The route a decision for `url` leads to.

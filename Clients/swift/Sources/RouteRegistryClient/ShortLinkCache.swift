@@ -25,6 +25,9 @@ final class ShortLinkCache: Sendable {
     let lifetime: TimeInterval
     let capacity: Int
     private let entries: Locked<[String: Entry]>
+    /// Held while the file is written, so writes happen one at a time and the last one writes the newest
+    /// entries (`entries`' own lock is never held across file I/O: `route(_:)` reads it on the main thread).
+    private let writing = NSLock()
 
     init(file: URL?, lifetime: TimeInterval, capacity: Int = 500) {
         self.file = file
@@ -51,28 +54,28 @@ final class ShortLinkCache: Sendable {
     /// Keeps `resolution` for `key`, dropping the oldest entries past `capacity`, and saves the file (best
     /// effort: the entry is in memory either way).
     func store(_ key: String, _ resolution: ShortLinkResolution, version: Version, now: Date = Date()) {
-        let snapshot = entries.withLock { entries in
+        entries.withLock { entries in
             entries[key] = Entry(resolution: resolution, version: version.canonical, resolvedAt: now)
             if entries.count > capacity {
                 let oldest = entries.sorted { $0.value.resolvedAt < $1.value.resolvedAt }.prefix(
                     entries.count - capacity)
                 for (key, _) in oldest { entries[key] = nil }
             }
-            return entries
         }
-        save(snapshot)
+        save()
     }
 
     /// Forgets `key` (a link the registry no longer knows).
     func remove(_ key: String) {
-        let snapshot = entries.withLock { entries -> [String: Entry]? in
-            entries.removeValue(forKey: key) == nil ? nil : entries
-        }
-        if let snapshot { save(snapshot) }
+        if entries.withLock({ $0.removeValue(forKey: key) }) != nil { save() }
     }
 
-    private func save(_ snapshot: [String: Entry]) {
+    /// Writes the entries as they are when the write starts.
+    private func save() {
         guard let file else { return }
+        writing.lock()
+        defer { writing.unlock() }
+        let snapshot = entries.withLock { $0 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(File(entries: snapshot)) else { return }

@@ -60,15 +60,19 @@ struct ShortLinkDeadlineTests {
         #expect(late.resolution == .unavailable)
         #expect(late.route == .openInBrowser(URL(string: "https://go.badoo.com/summer?ul_fallback=1")!))
 
+        // The registry answers: a store with a deadline a loaded machine cannot miss resolves and keeps it.
         answering.withLock { $0 = true }
-        let opened = await store.open(link, from: .notification)
+        let patient = CanOpenStore(
+            client: RPCClient(server: server.url, timeout: 60), app: "badoo", version: BadooFixture.version("5.12.0"),
+            cachesDirectory: caches, bundledTableURL: bundled, shortLinkTimeout: 30)
+        let opened = await patient.open(link, from: .notification)
         #expect(opened.resolution == .server)
         #expect(opened.route == .openInApp(route: "profile", url: URL(string: "https://m.badoo.com/u/42")!))
         let asked = server.requests.count
 
         // Fresh in the cache: answered without the registry, also by a new store reading the file.
         answering.withLock { $0 = false }
-        #expect(await store.open(link, from: .widget).resolution == .cache)
+        #expect(await patient.open(link, from: .widget).resolution == .cache)
         let relaunched = CanOpenStore(
             client: RPCClient(server: server.url), app: "badoo", version: BadooFixture.version("5.12.0"),
             cachesDirectory: caches, bundledTableURL: bundled, shortLinkTimeout: 0.5)

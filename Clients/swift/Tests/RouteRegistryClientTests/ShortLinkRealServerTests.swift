@@ -57,10 +57,11 @@ struct ShortLinkRealServerTests {
         #expect(created.links.map(\.shortUrl) == links.map { short + $0.code })
     }
 
+    /// A store whose short-link deadline a loaded build machine cannot miss (ShortLinkDeadlineTests tests it).
     static func store(_ server: URL, _ version: String, caches: URL) -> CanOpenStore {
         CanOpenStore(
-            client: RPCClient(server: server), app: "badoo", version: BadooFixture.version(version),
-            cachesDirectory: caches, shortLinkTimeout: 2)
+            client: RPCClient(server: server, timeout: 60), app: "badoo", version: BadooFixture.version(version),
+            cachesDirectory: caches, shortLinkTimeout: 20)
     }
 
     @Test func aShortLinkIsResolvedDecidedPerVersionAndFallsBackOffline() async throws {
@@ -130,7 +131,7 @@ struct ShortLinkRealServerTests {
         #expect(relaunched.route(lookalikes) == new.route, "route(_:) uses the cached resolution")
         let started = Date()
         let offline = await relaunched.open(URL(string: Self.short + "profile42")!, from: .universalLink)
-        #expect(Date().timeIntervalSince(started) < 10, "refused at once, or cut by the 2 s deadline")
+        #expect(Date().timeIntervalSince(started) < 25, "refused at once, or cut by the 20 s deadline")
         #expect(offline.resolution == .unavailable)
         #expect(offline.route == .openInBrowser(URL(string: Self.short + "profile42?ul_fallback=1")!))
     }
