@@ -126,10 +126,8 @@ final class EntryPointWiring: Sendable {
             guard let links, let payload = shortcutItem.userInfo, let url = LinkSource.url(in: payload) else {
                 return completionHandler(false)
             }
-            Task {
-                await links.handle(url, from: .shortcut)
-                completionHandler(true)
-            }
+            Task { await links.handle(url, from: .shortcut) }
+            completionHandler(true)  // handled; the task shows the screen (or the browser) when it is decided
         }
     }
 #endif
