@@ -94,7 +94,7 @@ public enum RegistryMethods {
                     }
                 }
             },
-            RPCMethod(API.MatrixGet.self) { _, input in try service.matrix(app: input.app, platform: input.platform) },
+            RPCMethod(API.MatrixGet.self, encoder: MatrixJSON.encoder) { _, input in try service.matrix(app: input.app, platform: input.platform) },
             RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
             RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
             RPCMethod(API.TokensRevoke.self) { ctx, input in

@@ -51,6 +51,32 @@ import Testing
         }
     }
 
+    /// `Matrix.Get`'s hand-written encoder writes what the codec's `JSONEncoder` writes, for every cell state,
+    /// rows with and without `supportedSince`, and text that needs escaping.
+    @Test func matrixJSONWritesWhatTheCodecWrites() throws {
+        let codec = JSONEncoder()
+        codec.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let versions = [try Version("4.0"), try Version("5.11.0"), try Version("5.12.1")]
+        let states: [API.MatrixGet.Cell.State] = [.open, .fallback, .switchedOff, .excluded]
+        let patterns = [
+            URLPattern(path: "/u/*"), URLPattern(path: "/\u{e9}t\u{e9}/\"q\"/?*", caseSensitive: false),
+        ]
+        let rows = (0..<4).map { index in
+            API.MatrixGet.Row(
+                route: index == 3 ? "r\u{1F600}\\\"" : "r\(index)", pattern: patterns[index % 2],
+                action: index == 2 ? .exclude : .open, supportedSince: index == 1 ? nil : versions[index % 3],
+                cells: versions.enumerated().map { at, version in
+                    API.MatrixGet.Cell(version: version, state: states[(index + at) % 4])
+                })
+        }
+        for matrix in [
+            API.MatrixGet.Output(app: "badoo", platform: .ios, versions: versions, routes: rows),
+            API.MatrixGet.Output(app: "a\u{0001}b", platform: .android, versions: [], routes: []),
+        ] {
+            #expect(try MatrixJSON.encode(matrix) == Array(try codec.encode(matrix)))
+        }
+    }
+
     @Test func everyCanOpenGetTableAnswerComesFromCanOpenTableJSON() async throws {
         let server = try TestRegistryServer(suite: "one_encoder_table")
         defer { server.shutdown() }
