@@ -64,6 +64,9 @@ final class HostFilesCache: Sendable {
         var entry: Entry
         if let known = entries.withLock({ $0[host] }), known.inputs == inputs {
             entry = known
+            // Kept with this registry's arrays: the next write's registry derives from this one and shares
+            // them, so comparing is O(1) again after a full load gave every array new storage.
+            entry.inputs = inputs
         } else {
             let files = try Generator.hostFiles(registry: registry, host: host, ruleLint: false)
             entry = Entry(inputs: inputs, files: files, ruleLint: nil)

@@ -9,9 +9,19 @@ public struct DecisionEngine: Sendable {
         let rules: RuleSet
     }
 
+    /// What one app's rule lists are compiled from: the app, its routes, and each of its hosts with the
+    /// domain its rules come from. Equal inputs compile to equal rules, and a registry derived from another
+    /// shares the arrays of every app a write did not touch, so comparing them costs next to nothing.
+    struct AppInputs: Sendable, Equatable {
+        let app: App
+        let routes: [Route]
+        let targets: [String: Domain]
+    }
+
     /// One app's compiled rule lists.
     struct AppRules: Sendable {
-        let app: App
+        let inputs: AppInputs
+        var app: App { inputs.app }
         /// The rule list of each host the app answers on (aliases share their target's list).
         let web: [String: Scope]
         /// The rule list of each custom scheme.
@@ -29,10 +39,17 @@ public struct DecisionEngine: Sendable {
         var apps: [String: AppRules] = [:]
         for app in registry.apps where apps[app.id] == nil {
             let reusable = previous?.apps[app.id]
+            var targets: [String: Domain] = [:]
+            for host in index.hosts(of: app.id) { targets[host] = index.target(of: host) }
+            let inputs = AppInputs(app: app, routes: registry.routes[app.id] ?? [], targets: targets)
+            // A write touches one app: every other app keeps its compiled rules as they are.
+            if let reusable, reusable.inputs == inputs {
+                apps[app.id] = reusable
+                continue
+            }
             var byTarget: [String: Scope] = [:]
             var hosts: [String: Scope] = [:]
-            for host in index.hosts(of: app.id) {
-                guard let target = index.target(of: host) else { continue }
+            for (host, target) in targets {
                 let key = target.host.lowercased()
                 if byTarget[key] == nil {
                     let routes = index.webRoutes(app: app.id, target: target)
@@ -55,7 +72,7 @@ public struct DecisionEngine: Sendable {
                         substitutionVariables: [:], reusing: reusable?.schemes[scheme.lowercased()]?.rules))
             }
             apps[app.id] = AppRules(
-                app: app, web: hosts, schemes: schemes,
+                inputs: inputs, web: hosts, schemes: schemes,
                 marker: RuleSet(rules: [DecisionFlow.markerRule(app.fallback)], substitutionVariables: [:]))
         }
         self.apps = apps
