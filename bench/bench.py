@@ -33,7 +33,7 @@ import seed  # noqa: E402
 from rpc import Client  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
-PHASES = ["aasa", "table", "check", "publish", "rss", "links", "matcher"]
+PHASES = ["aasa", "table", "check", "publish", "rss", "links", "apps", "matcher"]
 # Not part of a default run: chooses `--threads`' default (bench/OPTIMIZATIONS.md).
 EXTRA_PHASES = ["threads"]
 
@@ -665,6 +665,21 @@ def phase_links(binary, args, rounds, duration, quick):
     return results
 
 
+def phase_apps(binary, args, quick):
+    """One app's writes with one app in the registry and with twenty (bench/apps.py). A failure is recorded,
+    not raised."""
+    import apps
+    registry = Registry(binary, "apps", args.threads)
+    try:
+        count, routes, live = (4, 200, 10) if quick else (20, 1000, 50)
+        return apps.phase_apps(registry, count, routes, live, samples=3 if quick else 5, log=log)
+    except Exception as error:  # noqa: BLE001 - recorded in the report
+        log(f"apps: failed: {error}")
+        return {"error": str(error)}
+    finally:
+        registry.stop()
+
+
 def phase_matcher(bin_dir):
     out = subprocess.run([os.path.join(bin_dir, "routereg-bench")], capture_output=True, text=True, timeout=600,
                          check=True).stdout
@@ -769,6 +784,8 @@ def main():
             log(f"rss: {results['rss']['after_restart_mb']}")
         if "links" in phases:
             results["links"] = phase_links(binary, args, rounds, duration, quick)
+        if "apps" in phases:
+            results["apps"] = phase_apps(binary, args, quick)
         if "matcher" in phases:
             results["matcher"] = phase_matcher(bin_dir)
     except BaseException:

@@ -111,6 +111,7 @@ def targets(results):
             rows.append(("RSS at 10,000 routes × 200 live versions (linear extrapolation, not measured)",
                          "< 200 MB", f"≈ {estimate:.0f} MB", None))
     rows += link_targets(results.get("links") or {})
+    rows += app_targets(results.get("apps") or {})
     matcher = (results.get("matcher") or {}).get("rows") or {}
     rows_by_size = {int(k): v for k, v in matcher.items()}
     if 1000 in rows_by_size:
@@ -154,6 +155,27 @@ def link_targets(links):
                      f"{scale['restart_to_listening_s']:.1f} s; served before and after: "
                      f"{scale['served_before_restart'] and scale['served_after_restart']}",
                      scale["restart_to_listening_s"] <= 10 if full else None))
+    return rows
+
+
+def app_targets(apps):
+    """Issue 31's rows: one app's writes with 1 app in the registry and with 20, and Matrix.Get."""
+    if not apps:
+        return []
+    if apps.get("error"):
+        return [("apps phase", "runs", f"failed: {apps['error'][:200]}", False)]
+    one, many, n = apps["one"], apps["many"], apps["apps"]
+    rows = []
+    for key, what in (("publish_ms", "Releases.Publish"), ("switch_off_ms", "Routes.SwitchOff"),
+                      ("route_create_ms", "Routes.Create")):
+        ratio = many[key] / one[key]
+        rows.append((f"{what} on one app ({apps['routes']:,} routes × {apps['live']} live), {n} apps vs 1",
+                     "≤ 40 ms and ≤ 1.3×", f"{many[key]:.1f} ms vs {one[key]:.1f} ms ({ratio:.2f}×)",
+                     many[key] <= 40 and ratio <= 1.3))
+    rows.append((f"Matrix.Get ({apps['routes']:,} × {apps['live']}), {n} apps", "≤ 50 ms",
+                 f"{many['matrix_get_ms']:.1f} ms (1 app: {one['matrix_get_ms']:.1f} ms)", many["matrix_get_ms"] <= 50))
+    rows.append((f"RSS with {n} apps", "≤ 200 MB", f"{many['rss_mb']:.0f} MB (1 app: {one['rss_mb']:.0f} MB)",
+                 many["rss_mb"] <= 200))
     return rows
 
 
