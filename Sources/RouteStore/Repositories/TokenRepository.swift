@@ -43,6 +43,13 @@ public struct ActiveToken: Sendable, Hashable {
     public var role: Access
     public var apps: [String]?
     public var expiresAt: Date?
+
+    public init(id: String, role: Access, apps: [String]? = nil, expiresAt: Date? = nil) {
+        self.id = id
+        self.role = role
+        self.apps = apps
+        self.expiresAt = expiresAt
+    }
 }
 
 /// API tokens (`tokens/{id}`). The caller hashes the secret (SHA-256) and passes only the hash, so the
