@@ -108,7 +108,7 @@ public enum RegistryMethods {
                 }
                 return API.TokensWhoAmI.Output(
                     id: principal.id, role: principal.role, apps: principal.apps,
-                    expiresAt: principal.expiresAt.map { $0.formatted(.iso8601) })
+                    expiresAt: principal.expiresAt.map(RegistryService.timestamp))
             },
             RPCMethod(API.AuditList.self) { ctx, input in
                 _ = try page(input.page)

@@ -30,6 +30,9 @@ extension RegistryService {
         return grant
     }
 
+    /// A time as the API writes it (RFC 3339, UTC, milliseconds), for answers built outside the service.
+    public static func timestamp(_ date: Date) -> String { Timestamp.string(date) }
+
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
