@@ -28,6 +28,9 @@ extension RegistryService {
             return
         case .apps(let reached):
             if let outside = reached.first(where: { !principal.covers(app: $0) }) { throw refuse(outside) }
+        case .newDomain(let reached, let alias):
+            if let outside = reached.first(where: { !principal.covers(app: $0) }) { throw refuse(outside) }
+            if let alias { try authorize(principal, .domain(alias), method: method, writes: true) }
         case .domain(let host):
             let host = host.lowercased()
             guard let domain = snapshot.registry.domains.first(where: { $0.host.lowercased() == host }) else { return }

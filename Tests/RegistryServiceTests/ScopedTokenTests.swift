@@ -94,6 +94,11 @@ import Testing
             let named = method.name == "Apps.Create" ? "apps/gamma" : "apps/beta"
             #expect(error?.string("message")?.contains(named) == true, "\(method.name): \(response)")
         }
+        // Nor may it serve beta's rules on a host of its own, as an alias.
+        let alias = try await server.call(
+            "Domains.Create",
+            ["domain": ["host": "alias.example.com", "apps": ["alpha"], "aliasOf": "beta.example.com"]], token: alpha)
+        #expect(errorCode(alias) == 7 && "\(alias)".contains("apps/beta"), "\(alias)")
         // An all-apps token is beyond a scoped admin too, and nothing above was written.
         let allApps = try await server.call(
             "Tokens.Create", ["token": ["displayName": "everything", "role": "reader"]], token: alpha)

@@ -69,7 +69,9 @@ extension API {
     public enum DomainsCreate: RPCMethodDescriptor {
         public static let name = "Domains.Create"
         public static let access = Access.admin
-        public static func scope(_ input: Input) -> CallScope { .apps(input.domain.apps) }
+        public static func scope(_ input: Input) -> CallScope {
+            .newDomain(apps: input.domain.apps, aliasOf: input.domain.aliasOf)
+        }
         public struct Params: Codable, Sendable {
             public var domain: Domain
             public init(domain: Domain) { self.domain = domain }

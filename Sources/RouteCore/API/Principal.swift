@@ -41,8 +41,11 @@ public enum CallScope: Sendable, Hashable {
     case unscoped
     /// One app's resources (its routes, releases, matrix, links).
     case app(String)
-    /// Several apps at once (a new domain's apps).
+    /// Several apps at once.
     case apps([String])
+    /// A new domain: its apps, and the domain whose rules it would serve as an alias (all of whose apps the
+    /// token must hold: the alias publishes their sections on another host).
+    case newDomain(apps: [String], aliasOf: String?)
     /// A domain: its apps, as the registry holds them.
     case domain(String)
     /// A short link: the app that owns it.
