@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "routereg",
             dependencies: [
-                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "RegistryAPI",
+                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "JSONRPC", "RegistryAPI",
                 "RegistryConsole", "RouteRegistryClient",
             ],
             swiftSettings: swiftSettings
