@@ -7,7 +7,7 @@ collection on for exactly N requests of one kind on one keep-alive connection, a
 and the functions that cost most (inclusive). The few /healthz requests sent while callgrind_control
 switches instrumentation are counted too (a handful against thousands). Compare two binaries or two flag sets by running it twice.
 
-    python3 bench/callgrind.py BINARY [--requests 2000] [--kind aasa|check|table] [--routes N --live N --urls N]
+    python3 bench/callgrind.py BINARY [--requests 2000] [--kind aasa|check|table|link|landing] [--routes N --live N --urls N]
         [--] [serve flags...]
     python3 bench/callgrind.py .build/release/routereg --kind aasa -- --access-log /tmp/a.log
 """
@@ -55,7 +55,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--kind", default="aasa", choices=["aasa", "check", "table"])
+    parser.add_argument("--kind", default="aasa", choices=["aasa", "check", "table", "link", "landing"])
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--routes", type=int, default=140, help="routes of the seeded app (make bench's Check: 1000)")
     parser.add_argument("--live", type=int, default=5, help="live versions of the seeded app (make bench's Check: 50)")
@@ -93,7 +93,14 @@ def main():
         plan = seed.Plan("eight", ["eight.bench.example"], route_count=args.routes, live=args.live, seed=8)
         seed.seed(client, plan)
         version = seed.versions(plan.live)[-1]
-        if args.kind == "aasa":
+        if args.kind in ("link", "landing"):
+            import links
+            links.seed(client)
+            method, path, body = "GET", "/bench", None
+            headers = {"Host": links.HOST}
+            if args.kind == "landing":
+                headers["User-Agent"] = links.IPHONE
+        elif args.kind == "aasa":
             method, path, body, headers = "GET", "/.well-known/apple-app-site-association", None, \
                 {"Host": plan.hosts[0]}
         elif args.kind == "table":
@@ -111,7 +118,7 @@ def main():
             connection.request(method, path, body=payload, headers=headers)
             response = connection.getresponse()
             response.read()
-            if response.status != 200:
+            if response.status != (302 if args.kind == "link" else 200):
                 raise RuntimeError(f"{path}: HTTP {response.status}")
 
         time.sleep(args.settle)

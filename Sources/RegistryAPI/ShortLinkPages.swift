@@ -10,23 +10,20 @@ import Synchronization
 /// desktop browsers a 302 to the desktop URL or the target; an unknown, expired or deleted code a 404
 /// page, never a redirect. Every click is counted (`ClickCounter`), by platform and outcome only.
 final class ShortLinkPages: Sendable {
+    /// What clicks read of the snapshot, kept per snapshot `stamp`.
     private struct Hosts {
         var stamp: UInt64 = .max
         var links: Set<String> = []
+        /// Each app's fallback marker (the query item that keeps a visitor on the web).
+        var fallbackItems: [String: String] = [:]
     }
 
     /// Prepared answers by link and visitor class, for the snapshot `stamp` (the app's name, store id and
     /// fallback marker go into them) and each link's change id.
     private struct Answers {
-        struct Key: Hashable {
-            var domain: String
-            var code: String
-            var visitor: LinkVisitor
-            var fromFallback: Bool
-        }
-
         var stamp: UInt64 = .max
-        var prepared: [Key: (changeID: Int64, answer: PreparedResponse)] = [:]
+        /// By `key(slot:visitor:fromFallback:)`: an integer, so a click hashes no string for it.
+        var prepared: [UInt64: (changeID: Int64, answer: PreparedResponse, outcome: String)] = [:]
     }
 
     /// Most answers kept; past it the cache starts over (it only saves rendering).
@@ -41,42 +38,54 @@ final class ShortLinkPages: Sendable {
 
     /// `links` for the registry's link domains; `.any` for every other host.
     func classify(_ host: String) -> HostClass {
+        hosts { $0.links.contains(host) } ? Self.hostClass : .any
+    }
+
+    /// Reads what clicks need of the current snapshot, made again once per snapshot.
+    private func hosts<T>(_ read: (Hosts) -> T) -> T {
         let stamp = service.snapshots.installCount
-        let known = hosts.withLock { $0.stamp == stamp ? $0.links : nil }
-        let links =
-            known
-            ?? {
-                let made = Set(service.snapshot.registry.domains.filter(\.isLinkDomain).map { $0.host.lowercased() })
-                hosts.withLock { $0 = Hosts(stamp: stamp, links: made) }
-                return made
-            }()
-        return links.contains(host) ? Self.hostClass : .any
+        if let known = hosts.withLock({ $0.stamp == stamp ? read($0) : nil }) { return known }
+        let registry = service.snapshot.registry
+        let made = Hosts(
+            stamp: stamp, links: Set(registry.domains.filter(\.isLinkDomain).map { $0.host.lowercased() }),
+            fallbackItems: Dictionary(registry.apps.map { ($0.id, $0.fallback.queryItem) }) { first, _ in first })
+        hosts.withLock { $0 = made }
+        return read(made)
     }
 
     /// `GET /{code}`: the link's prepared answer for this visitor class, rendered on the first click after
-    /// the link or its app changed.
+    /// the link or its app changed. A click takes the index's lock, the answers' lock and a counter's shard.
     func respond(code: String, _ request: HTTPRequest) -> HTTPResponse {
         let domain = request.host
         let visitor = LinkVisitor(userAgent: request.header("User-Agent"))
+        guard let hit = service.links.hit(domain: domain, code: code), hit.isLive(at: Date()) else {
+            count(domain, code, visitor, outcome: "not_found")
+            return notFound(appName: nil)
+        }
+        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: hit.app)
+        let key = Self.key(slot: hit.slot, visitor: visitor, fromFallback: fromFallback)
+        let stamp = service.snapshots.installCount
+        let kept = answers.withLock { answers -> (answer: PreparedResponse, outcome: String)? in
+            guard answers.stamp == stamp, let kept = answers.prepared[key], kept.changeID == hit.changeID else {
+                return nil
+            }
+            return (kept.answer, kept.outcome)
+        }
+        if let kept {
+            count(domain, code, visitor, outcome: kept.outcome)
+            return kept.answer.response
+        }
+        // The index changed between the two reads only when the link was written meanwhile: the
+        // answer is for the newer write, prepared under the change id it was made from.
         guard let stored = service.links.link(domain: domain, code: code), stored.isLive(at: Date()) else {
             count(domain, code, visitor, outcome: "not_found")
             return notFound(appName: nil)
         }
-        let snapshot = service.snapshot
-        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: stored.app, snapshot)
-        let key = Answers.Key(domain: domain, code: code, visitor: visitor, fromFallback: fromFallback)
-        let stamp = service.snapshots.installCount
-        let kept = answers.withLock { answers -> PreparedResponse? in
-            guard answers.stamp == stamp, let kept = answers.prepared[key], kept.changeID == stored.changeID else {
-                return nil
-            }
-            return kept.answer
-        }
-        count(domain, code, visitor, outcome: Self.outcome(stored.link, visitor, fromFallback: fromFallback))
-        if let kept { return kept.response }
+        let outcome = Self.outcome(stored.link, visitor, fromFallback: fromFallback)
+        count(domain, code, visitor, outcome: outcome)
         let response = answer(
             stored.link, app: stored.app, shortURL: "https://\(domain)/\(code)", visitor, fromFallback: fromFallback,
-            snapshot: snapshot)
+            snapshot: service.snapshot)
         guard
             let prepared = PreparedResponse(
                 status: response.status, body: response.body, contentType: response.contentType,
@@ -86,15 +95,28 @@ final class ShortLinkPages: Sendable {
             if answers.stamp != stamp || answers.prepared.count >= Self.maxPrepared {
                 answers = Answers(stamp: stamp)
             }
-            answers.prepared[key] = (stored.changeID, prepared)
+            answers.prepared[Self.key(slot: stored.slot, visitor: visitor, fromFallback: fromFallback)] = (
+                stored.changeID, prepared, outcome
+            )
         }
         return prepared.response
     }
 
+    private static func key(slot: Int32, visitor: LinkVisitor, fromFallback: Bool) -> UInt64 {
+        let visitorBits: UInt64 =
+            switch visitor {
+            case .crawler: 0
+            case .ios: 1
+            case .android: 2
+            case .desktop: 3
+            }
+        return UInt64(UInt32(bitPattern: slot)) << 3 | visitorBits << 1 | (fromFallback ? 1 : 0)
+    }
+
     /// Whether the URL carries the app's fallback marker: it came back from a fallback and stays on the web.
-    private func isFallback(_ request: HTTPRequest, app: String, _ snapshot: Snapshot) -> Bool {
-        let policy = snapshot.registry.apps.first { $0.id == app }?.fallback ?? FallbackPolicy()
-        return request.queryValue(policy.queryItem) != nil
+    private func isFallback(_ request: HTTPRequest, app: String) -> Bool {
+        let item = hosts { $0.fallbackItems[app] } ?? FallbackPolicy().queryItem
+        return request.queryValue(item) != nil
     }
 
     /// `GET /?link=…`: a Firebase Dynamic Links long link, for a `link` on the app's own domains only.
@@ -109,7 +131,7 @@ final class ShortLinkPages: Sendable {
             return notFound(appName: nil)
         }
         let snapshot = service.snapshot
-        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app, snapshot)
+        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app)
         count(domain, "-", visitor, outcome: Self.outcome(link, visitor, fromFallback: fromFallback))
         return answer(
             link, app: app, shortURL: "https://\(domain)/?\(query)", visitor, fromFallback: fromFallback,

@@ -158,6 +158,19 @@ public final class RegistryService: Sendable {
             markRefreshed()
             return
         }
+        // Link writes change nothing a snapshot holds: when only they came since, the snapshot moves to the
+        // newer state as it is, so a fleet's servers pay no full load per link written.
+        if !force, !lost, loadedFromDatabase.load(ordering: .relaxed), observed.state.generation > served.generation,
+            try store.auditOnlyMethods(
+                Self.snapshotNeutralMethods, after: served.generation, through: observed.state.generation,
+                deadline: deadline)
+        {
+            let advanced = Snapshot(advancing: current, to: observed.state)
+            snapshots.install(advanced)
+            markRefreshed()
+            schedulePersist(advanced)
+            return
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         let snapshot = try SnapshotBuilder.build(
             from: store, reusing: lost || force ? nil : reusing, previous: lost ? nil : current, deadline: deadline)

@@ -24,6 +24,15 @@ extension Store {
         }
     }
 
+    /// Whether every write after audit entry `id` up to `through` was one of `methods`.
+    public func auditOnlyMethods(
+        _ methods: [String], after id: Int64, through: Int64, deadline: ContinuousClock.Instant
+    ) throws -> Bool {
+        try database.withConnection(deadline: deadline) { connection in
+            try audit.onlyMethods(methods, after: id, through: through, on: connection)
+        }
+    }
+
     /// "host:port" of the database when it is a hot standby (`pg_is_in_recovery()`), else nil.
     public func standbyAddress(deadline: ContinuousClock.Instant) throws -> String? {
         try database.withConnection(deadline: deadline) { connection in

@@ -238,6 +238,16 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(status == 302, "the second server never served the link")
+        // The second server took the link write without a full load: only the snapshot's state moved, so
+        // the tables it computed are still the ones it serves.
+        let tables = second.service.snapshot.canOpenTables
+        let generation = second.service.snapshot.generation
+        _ = try await first.result("Links.Create", ["app": "badoo", "link": ["target": "https://m.badoo.com/u/4"]])
+        while ContinuousClock.now < deadline && second.service.snapshot.generation == generation {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(second.service.snapshot.generation > generation)
+        #expect(second.service.snapshot.canOpenTables === tables, "a link write made the second server reload")
         _ = try await first.result("Links.Delete", ["domain": "go.badoo.com", "code": "fleet"])
         var gone = false
         while ContinuousClock.now < deadline + .seconds(5) && !gone {

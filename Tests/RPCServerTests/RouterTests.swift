@@ -45,7 +45,8 @@ struct RouterTests {
             return
         }
         #expect(route.label == "table")
-        #expect(parameters == ["app": "badoo", "platform": "android", "version": "5.12"])
+        #expect(parameters.all == ["app": "badoo", "platform": "android", "version": "5.12"])
+        #expect(parameters["app"] == "badoo" && parameters["nothing"] == nil)
     }
 
     @Test func aKnownPathWithAnotherMethodIs405NamingTheMethods() {

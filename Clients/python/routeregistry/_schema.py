@@ -739,6 +739,8 @@ class CanOpenScope(_CanOpenScopeRequired, total=False):
     """CanOpenScope"""
 
     substitutionVariables: Optional[Dict[str, List[str]]]
+    #: True for a link domain (go.badoo.com): its paths are short links, resolved with ...
+    links: bool
 
 
 class CanOpenTable(TypedDict):

@@ -9,14 +9,21 @@ on the standard library's asyncio streams.
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Dict, Optional, Sequence, TextIO, Type
+import asyncio
+from typing import (
+    Any, AsyncIterator, Awaitable, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Type, TypeVar, Union,
+    overload,
+)
 
-from . import _protocol, _publish
+from . import _links, _protocol, _publish
 from ._async_transport import AsyncTransport
 from ._methods import METHOD_INFO, AnyVersion, _AsyncMethods
 from ._schema import (
-    AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput, Token,
+    AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput,
+    ShortLink, ShortLinkOutput, Token,
 )
+
+_T = TypeVar("_T")
 from ._settings import resolve_settings
 from .errors import ProtocolError
 
@@ -125,6 +132,41 @@ class AsyncClient(_AsyncMethods):
         """Every audit entry (of `resource`, when given), newest first."""
         async for item in self.iter_items("Audit.List", page_size, timeout, resource=resource):
             yield item
+
+    @overload
+    async def create_link(self, app: str, links: ShortLink, request_id: Optional[str] = None, *, attempts: int = 4,
+                          backoff: float = 0.2, timeout: Optional[float] = None) -> ShortLinkOutput: ...
+
+    @overload
+    async def create_link(self, app: str, links: Sequence[ShortLink], request_id: Optional[str] = None, *,
+                          attempts: int = 4, backoff: float = 0.2,
+                          timeout: Optional[float] = None) -> List[ShortLinkOutput]: ...
+
+    async def create_link(self, app: str, links: Union[ShortLink, Sequence[ShortLink]],
+                          request_id: Optional[str] = None, *, attempts: int = 4, backoff: float = 0.2,
+                          timeout: Optional[float] = None) -> Union[ShortLinkOutput, List[ShortLinkOutput]]:
+        """`Client.create_link` for asyncio: one link or a batch, one idempotency key, a call whose outcome is
+        unknown sent again with the same key."""
+        key = _links.request_key(request_id)
+        if isinstance(links, Mapping):
+            one: ShortLink = links
+            return await self._retrying(lambda: self.links_create(app, one, key, timeout=timeout), attempts, backoff)
+        out: List[ShortLinkOutput] = []
+        for batch_key, batch in _links.chunks(links, key):
+            async def send(batch: Sequence[ShortLink] = batch, batch_key: str = batch_key) -> List[ShortLinkOutput]:
+                return list((await self.links_batch_create(app, batch, batch_key, timeout=timeout))["links"])
+            out.extend(await self._retrying(send, attempts, backoff))
+        return out
+
+    async def _retrying(self, attempt: Callable[[], Awaitable[_T]], attempts: int, backoff: float) -> _T:
+        for n in range(1, max(1, attempts) + 1):
+            try:
+                return await attempt()
+            except Exception as error:
+                if n >= attempts or not _links.outcome_unknown(error):
+                    raise
+                await asyncio.sleep(backoff * 2 ** (n - 1))
+        raise AssertionError("unreachable")
 
     async def publish_release(self, app: str, platform: Platform, version: AnyVersion,
                               fail_on: Sequence[str] = ("error",), preview: bool = True,

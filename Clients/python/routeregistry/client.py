@@ -9,18 +9,24 @@ method's signature, equal to Schema/registry.openrpc.json.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, Optional, Sequence, TextIO, Type
+import time
+from typing import (
+    Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Type, TypeVar, Union, overload,
+)
 
-from . import _protocol, _publish
+from . import _links, _protocol, _publish
 from ._methods import METHOD_INFO, AnyVersion, _Methods
 from ._schema import (
-    AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput, Token,
+    AppOutput, AuditEntry, DomainOutput, Platform, Release, ReleaseEventResult, RevisionInfo, RouteOutput,
+    ShortLink, ShortLinkOutput, Token,
 )
 from ._settings import resolve_settings
 from ._transport import Transport
 from .errors import ProtocolError
 
 __all__ = ["Client", "METHODS", "python_name"]
+
+_T = TypeVar("_T")
 
 
 def python_name(method: str) -> str:
@@ -144,6 +150,51 @@ class Client(_Methods):
                    timeout: Optional[float] = None) -> Iterator[AuditEntry]:
         """Every audit entry (of `resource`, when given), newest first."""
         return self._pages("Audit.List", "entries", page_size, timeout, resource=resource)
+
+    # ---- campaign links
+
+    @overload
+    def create_link(self, app: str, links: ShortLink, request_id: Optional[str] = None, *, attempts: int = 4,
+                    backoff: float = 0.2, timeout: Optional[float] = None) -> ShortLinkOutput: ...
+
+    @overload
+    def create_link(self, app: str, links: Sequence[ShortLink], request_id: Optional[str] = None, *,
+                    attempts: int = 4, backoff: float = 0.2,
+                    timeout: Optional[float] = None) -> List[ShortLinkOutput]: ...
+
+    def create_link(self, app: str, links: Union[ShortLink, Sequence[ShortLink]], request_id: Optional[str] = None,
+                    *, attempts: int = 4, backoff: float = 0.2,
+                    timeout: Optional[float] = None) -> Union[ShortLinkOutput, List[ShortLinkOutput]]:
+        """Creates a short link (`Links.Create`) or, given a list, many (`Links.BatchCreate`, all or none per
+        1000), for a campaign pipeline.
+
+        One idempotency key for the whole call: `request_id` (the pipeline's own, e.g. the campaign's ID, so a
+        rerun returns the first links instead of creating new ones) or a random one; a call whose outcome is
+        unknown (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED) is sent again with the same key up to `attempts` times,
+        waiting `backoff` seconds, doubled each time, so no link is created twice. `timeout` bounds each attempt.
+        More than 1000 links are sent in batches keyed `{request_id}.{n}`; a batch that fails stops the call
+        (the batches before it stay created, and a rerun with the same key returns them).
+        """
+        key = _links.request_key(request_id)
+        if isinstance(links, Mapping):
+            one: ShortLink = links
+            return self._retrying(lambda: self.links_create(app, one, key, timeout=timeout), attempts, backoff)
+        out: List[ShortLinkOutput] = []
+        for batch_key, batch in _links.chunks(links, key):
+            def send(batch: Sequence[ShortLink] = batch, batch_key: str = batch_key) -> List[ShortLinkOutput]:
+                return list(self.links_batch_create(app, batch, batch_key, timeout=timeout)["links"])
+            out.extend(self._retrying(send, attempts, backoff))
+        return out
+
+    def _retrying(self, attempt: Callable[[], _T], attempts: int, backoff: float) -> _T:
+        for n in range(1, max(1, attempts) + 1):
+            try:
+                return attempt()
+            except Exception as error:
+                if n >= attempts or not _links.outcome_unknown(error):
+                    raise
+                time.sleep(backoff * 2 ** (n - 1))
+        raise AssertionError("unreachable")
 
     # ---- CI
 

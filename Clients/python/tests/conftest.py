@@ -20,7 +20,7 @@ ASSETLINKS_SCHEMA = REPO / "Schema" / "assetlinks.schema.json"
 sys.path.insert(0, str(CLIENT_DIR))
 
 # Not a skip: without a server binary the module is simply not part of the run (`make test` sets it).
-collect_ignore = [] if os.environ.get("ROUTEREG_BIN") else ["test_scenario_server.py"]
+collect_ignore = [] if os.environ.get("ROUTEREG_BIN") else ["test_scenario_server.py", "test_links_server.py"]
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
-// Runs the package's tests with `node --test`. test/server.test.mjs drives a real routereg server and is
-// included only when ROUTEREG_BIN names the server binary; without it the file is not run at all.
+// Runs the package's tests with `node --test`. The files named server*.test.mjs drive a real routereg server and
+// are included only when ROUTEREG_BIN names the server binary; without it they are not run at all.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const testDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "test");
 const files = readdirSync(testDir)
   .filter((name) => name.endsWith(".test.mjs"))
-  .filter((name) => name !== "server.test.mjs" || Boolean(process.env.ROUTEREG_BIN))
+  .filter((name) => !name.startsWith("server") || Boolean(process.env.ROUTEREG_BIN))
   .sort()
   .map((name) => path.join(testDir, name));
 

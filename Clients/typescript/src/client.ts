@@ -3,6 +3,9 @@ import type { ClientMethodName, MethodInfo, MethodName, PagedMethodName, Registr
 import { ProtocolError, RegistryError, STATUS_NAMES, Status } from "./errors.js";
 import type { ErrorDetail } from "./errors.js";
 import { resolveSettings } from "./settings.js";
+import { createLinkWith, landingData } from "./links.js";
+import type { CreateLinkOptions, LandingData } from "./links.js";
+import type { Platform, ShortLink, ShortLinkOutput } from "./generated/api.js";
 
 /** The part of an `AbortSignal` the client needs (structural, so any fetch implementation's signal fits). */
 export interface AbortSignalLike {
@@ -130,6 +133,35 @@ export class RouteRegistryClient {
         await new Promise((resolve) => setTimeout(() => resolve(undefined), delay));
       }
     }
+  }
+
+  /**
+   * Creates a short link (`Links.Create`), or many (`Links.BatchCreate`, all or none per 1000), for a campaign
+   * pipeline: one `requestId` for the whole call (yours, e.g. the campaign's ID, or a random one), the same on
+   * every attempt, and a call whose outcome is unknown (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED) is retried, so
+   * no link is ever created twice; a rerun with the same `requestId` returns the first links.
+   */
+  createLink(app: string, link: ShortLink, options?: CreateLinkOptions): Promise<ShortLinkOutput>;
+  createLink(app: string, links: readonly ShortLink[], options?: CreateLinkOptions): Promise<ShortLinkOutput[]>;
+  createLink(app: string, linkOrLinks: ShortLink | readonly ShortLink[], options: CreateLinkOptions = {}): Promise<ShortLinkOutput | ShortLinkOutput[]> {
+    return Array.isArray(linkOrLinks)
+      ? createLinkWith(this, app, linkOrLinks as readonly ShortLink[], options)
+      : createLinkWith(this, app, linkOrLinks as ShortLink, options);
+  }
+
+  /**
+   * The landing page's data for `https://{domain}/{code}` as a phone of `platform` would see it (`landingData`):
+   * the link (`Links.Get`) and its app (`Apps.Get`), both needing a reader token, and, with `version`, the
+   * registry's resolution for that app version (`Links.Resolve`: its minimum version, why, and the decision).
+   */
+  async linkLanding(domain: string, code: string, visitor: { platform?: Platform; version?: string } = {}, options: CallOptions = {}): Promise<LandingData> {
+    const link = await this.call("Links.Get", { domain, code }, options);
+    const app = await this.call("Apps.Get", { app: link.app }, options);
+    const { platform, version } = visitor;
+    const resolution = platform && version
+      ? await this.call("Links.Resolve", { url: link.shortUrl, platform, version }, options)
+      : undefined;
+    return landingData({ link, app, ...(platform ? { platform } : {}), ...(resolution ? { resolution } : {}) });
   }
 
   /** Every page of a paged list method (`"Routes.List"`, ...), following `nextPageToken`. */

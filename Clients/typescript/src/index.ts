@@ -14,6 +14,8 @@ export { RouteRegistryClient } from "./client.js";
 export type {
   ClientOptions, CallOptions, Environment, FetchFunction, AbortSignalLike, PageItem, RegistryMethods,
 } from "./client.js";
+export { MAX_BATCH, appStoreUrl, createLinkWith, fallbackUrl, landingData, playStoreUrl } from "./links.js";
+export type { CreateLinkOptions, LandingData, LandingInput, LinkCaller, LinkResolution } from "./links.js";
 export { aasaHandler, canonicalJSON } from "./aasaHandler.js";
 export type {
   AASAHandler, AASAHandlerOptions, DocumentUpdate, RefreshOptions, RequestLike, ResponseLike, StartupDocument,

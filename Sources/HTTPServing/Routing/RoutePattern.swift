@@ -8,6 +8,15 @@ struct RoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// The parameters' names, in order.
+    let parameterNames: [String]
+    /// `segments` as bytes, for matching.
+    private let byteSegments: [ByteSegment]
+
+    private enum ByteSegment: Sendable {
+        case literal([UInt8])
+        case parameter(suffix: [UInt8])
+    }
     /// A final `*`: the rest of the path, however many segments (none included).
     let matchesRest: Bool
 
@@ -19,6 +28,13 @@ struct RoutePattern: Sendable {
             guard part.hasPrefix("{"), let close = part.firstIndex(of: "}") else { return .literal(String(part)) }
             let name = String(part[part.index(after: part.startIndex)..<close])
             return .parameter(name: name, suffix: String(part[part.index(after: close)...]))
+        }
+        parameterNames = segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
+        byteSegments = segments.map { segment in
+            switch segment {
+            case .literal(let text): .literal(Array(text.utf8))
+            case .parameter(_, let suffix): .parameter(suffix: Array(suffix.utf8))
+            }
         }
     }
 
@@ -33,20 +49,39 @@ struct RoutePattern: Sendable {
         return path.isEmpty ? "/" : path
     }
 
-    /// The parameters when `path` (split by `segments(of:)`) matches; nil otherwise.
-    func match(_ path: [Substring]) -> [String: String]? {
-        if matchesRest ? path.count < segments.count : path.count != segments.count { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, path) {
-            switch segment {
-            case .literal(let text):
-                guard part == text else { return nil }
-            case .parameter(let name, let suffix):
-                guard part.hasSuffix(suffix) else { return nil }
-                parameters[name] = String(part.dropLast(suffix.count))
+    /// The parameters when `path` matches; nil otherwise. Compares bytes in place: every request with a
+    /// path no literal route has tries each pattern, most failing at their first byte.
+    func match(_ path: String) -> RouteParameters? {
+        var path = path
+        return path.withUTF8 { bytes -> RouteParameters? in
+            let slash = UInt8(ascii: "/")
+            var at = bytes.first == slash ? 1 : 0
+            // `/` has no segment; every other path has one more than it has inner slashes.
+            var ended = at == bytes.count
+            var cuts: [Range<Int>] = []
+            for segment in byteSegments {
+                guard !ended else { return nil }
+                var end = at
+                while end < bytes.count && bytes[end] != slash { end += 1 }
+                switch segment {
+                case .literal(let literal):
+                    guard end - at == literal.count, literal.elementsEqual(bytes[at..<end]) else { return nil }
+                case .parameter(let suffix):
+                    let valueEnd = end - suffix.count
+                    guard valueEnd >= at, suffix.elementsEqual(bytes[valueEnd..<end]) else { return nil }
+                    if cuts.isEmpty { cuts.reserveCapacity(parameterNames.count) }
+                    cuts.append(at..<valueEnd)
+                }
+                if end == bytes.count { ended = true } else { at = end + 1 }
             }
+            guard ended || matchesRest else { return nil }
+            if cuts.isEmpty { return RouteParameters.none }
+            return RouteParameters(
+                names: parameterNames,
+                values: cuts.map { cut in
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[cut]), as: UTF8.self)
+                })
         }
-        return parameters
     }
 
     /// Whether this pattern is tried before `other`: more literal segments first, then longer, then without

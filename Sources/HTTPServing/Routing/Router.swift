@@ -98,7 +98,7 @@ public struct Router: Sendable {
     }
 
     /// The route for a request's head, with its path parameters.
-    func resolve(method: String, path: String, host: () -> String) -> (Resolution, [String: String]) {
+    func resolve(method: String, path: String, host: () -> String) -> (Resolution, RouteParameters) {
         // The host is classified only when a route bound to a class is a candidate, so the common requests
         // (well-known files, /rpc) never pay for it.
         var classified: HostClass?
@@ -110,20 +110,19 @@ public struct Router: Sendable {
         var allowed: [String] = []
         if let routes = exact[path] {
             for route in routes where matches(route) {
-                if route.methods.contains(method) { return (.route(route), [:]) }
+                if route.methods.contains(method) { return (.route(route), .none) }
                 allowed += route.methods
             }
         }
         if !patterned.isEmpty {
-            let segments = RoutePattern.segments(of: path)
             for route in patterned where matches(route) {
-                guard let parameters = route.pattern.match(segments) else { continue }
+                guard let parameters = route.pattern.match(path) else { continue }
                 if route.methods.contains(method) { return (.route(route), parameters) }
                 allowed += route.methods
             }
         }
-        guard allowed.isEmpty else { return (.methodNotAllowed(allow: Self.allowHeader(allowed)), [:]) }
-        return (.notFound, [:])
+        guard allowed.isEmpty else { return (.methodNotAllowed(allow: Self.allowHeader(allowed)), .none) }
+        return (.notFound, .none)
     }
 
     /// `GET, HEAD, POST`: each method once, in a stable order.

@@ -30,7 +30,7 @@ public final class HTTPRequest: @unchecked Sendable {
     /// The unescaped path, without the query.
     public let path: String
     /// The route's parameters (`{app}` of `/canopen/v1/{app}/…`), by name.
-    public internal(set) var parameters: [String: String] = [:]
+    public internal(set) var parameters: RouteParameters = .none
     /// The route that answers, and what the router decided.
     var resolution: Router.Resolution = .notFound
     /// A NUL or control character in the target (raw or `%00`), which libmicrohttpd's C strings would cut.

@@ -9,8 +9,9 @@ import * as matrix from "./matrix.js";
 import * as publish from "./publish.js";
 import * as documents from "./documents.js";
 import * as audit from "./audit.js";
+import * as links from "./links.js";
 
-const pages = { apps, matrix, publish, documents, audit };
+const pages = { apps, matrix, links, publish, documents, audit };
 const main = document.getElementById("main");
 
 /** What every page gets: who is signed in, the apps, and helpers. */
@@ -107,7 +108,7 @@ async function route() {
   const page = pages[name] ? name : "apps";
   for (const link of document.querySelectorAll("#nav a")) {
     link.classList.toggle("active", link.dataset.page === page);
-    link.setAttribute("href", `#/${link.dataset.page}${["matrix", "publish"].includes(link.dataset.page) && ctx.app ? `/${encodeURIComponent(ctx.app)}` : ""}`);
+    link.setAttribute("href", `#/${link.dataset.page}${["matrix", "links", "publish"].includes(link.dataset.page) && ctx.app ? `/${encodeURIComponent(ctx.app)}` : ""}`);
   }
   // Each visit renders into its own element: a slower earlier visit still finishing fills a detached one.
   const view = h("div", { class: "view" }, h("p", { class: "muted" }, "Loading…"));

@@ -72,3 +72,32 @@ export const shortTag = (etag) => (etag ?? "").replace(/"/g, "").slice(0, 10);
 export function heading(title, ...actions) {
   return h("div", { class: "page-head" }, h("h1", null, title), h("div", { class: "actions" }, actions));
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element: props are attributes (set with setAttribute, never parsed), children nodes or strings (text). */
+export function svg(tag, props, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value == null || value === false) continue;
+    if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, String(value));
+  }
+  return add(el, children);
+}
+
+/** Copies text to the clipboard (the async API, else a hidden field and execCommand); resolves true when done. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { value: text, readOnly: true, class: "offscreen", "aria-hidden": "true" });
+    document.body.append(area);
+    area.select();
+    let done = false;
+    try { done = document.execCommand("copy"); } catch { done = false; }
+    area.remove();
+    return done;
+  }
+}

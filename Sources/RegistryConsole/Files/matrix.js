@@ -1,5 +1,6 @@
 // Routes × live versions: the CLI's marks, the reason of every cell on hover or focus, and the kill switch.
 // Rows are virtualized (only the visible ones exist), so 1,000 routes × 50 versions draws as fast as 20.
+// A route that short links open carries their count, found after the matrix is drawn (it never delays it).
 import { h, fill, field, select, heading } from "./dom.js";
 import { call, listAll } from "./rpc.js";
 import { modal, toast } from "./ui.js";
@@ -7,6 +8,7 @@ import { MARKS, PLATFORMS, cellReason, patternText, platformName, rangeText } fr
 
 const ROW = 34; // px, one route row (matches .mrow in console.css)
 const OVERSCAN = 6;
+const MAX_LINKS = 5000; // links read for the marks
 
 export async function render(main, ctx, [appId, platformArg]) {
   appId = appId || ctx.app;
@@ -24,7 +26,8 @@ export async function render(main, ctx, [appId, platformArg]) {
 
 class MatrixView {
   constructor(ctx, app, platform) {
-    Object.assign(this, { ctx, app, platform, rows: [], shown: [], versions: [], routes: new Map(), first: -1 });
+    Object.assign(this, { ctx, app, platform, rows: [], shown: [], versions: [], routes: new Map(), first: -1,
+      linksByRoute: new Map(), routeOfTarget: new Map() });
     this.filter = h("input", { type: "search", id: "matrix-filter", placeholder: "Filter routes…", "aria-label": "Filter routes",
       oninput: () => this.applyFilter() });
     this.detail = h("div", { class: "cell-detail", id: "cell-detail", "aria-live": "polite" },
@@ -47,7 +50,8 @@ class MatrixView {
     const platformPicker = h("div", { class: "segmented", role: "tablist" }, PLATFORMS.map(([p, label]) =>
       h("a", { href: `#/matrix/${encodeURIComponent(app)}/${p}`, role: "tab", "aria-selected": String(p === platform), class: p === platform ? "on" : "" }, label)));
     const legend = h("ul", { class: "legend", "aria-label": "Legend" }, Object.entries(MARKS).map(([state, m]) =>
-      h("li", null, h("span", { class: `mark ${state}` }, m.mark), m.label)));
+      h("li", null, h("span", { class: `mark ${state}` }, m.mark), m.label)),
+      h("li", null, h("span", { class: "link-mark" }, "⛓ n"), "n short links open the route"));
     this.frame = h("section", { class: "matrix-page" },
       heading("Matrix", appPicker, platformPicker),
       h("div", { class: "matrix-bar" }, this.filter, legend),
@@ -78,6 +82,43 @@ class MatrixView {
     this.scroller.dataset.fetchMs = (fetched - started).toFixed(1);
     this.scroller.dataset.ready = "true";
     this.stats.textContent = `${this.rows.length} routes × ${this.versions.length} live versions · drawn in ${Math.round(drawn - fetched)} ms`;
+    this.loadLinks(signature);
+  }
+
+  /**
+   * Counts the app's short links per deciding route. Links.List does not say which route decides a link, so
+   * each distinct target is asked once (CanOpen.Check, any version: the route that matches decides, whatever
+   * the version), remembered until the routes change, at most MAX_LINKS links and 6 questions at a time.
+   */
+  async loadLinks(signature) {
+    const routesKey = JSON.stringify([...this.routes.values()].map((r) => [r.id, r.etag]));
+    if (routesKey !== this.routesKey) { this.routeOfTarget = new Map(); this.routesKey = routesKey; }
+    const links = [];
+    try {
+      let pageToken;
+      do {
+        const page = await call("Links.List", { app: this.app, pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+        links.push(...(page.links ?? []));
+        pageToken = page.nextPageToken;
+      } while (pageToken && links.length < MAX_LINKS);
+      const targets = [...new Set(links.map((l) => l.target))].filter((t) => !this.routeOfTarget.has(t));
+      const ask = async () => {
+        for (let target = targets.pop(); target; target = targets.pop()) {
+          const answer = await call("CanOpen.Check", { app: this.app, platform: this.platform, version: "0", url: target });
+          this.routeOfTarget.set(target, answer.route ?? null);
+        }
+      };
+      await Promise.all(Array.from({ length: 6 }, ask));
+    } catch { return; } // the marks are a hint: without them the matrix is still right
+    if (signature !== this.signature) return;
+    const counts = new Map();
+    for (const link of links) {
+      const route = this.routeOfTarget.get(link.target);
+      if (route) counts.set(route, (counts.get(route) ?? 0) + 1);
+    }
+    this.linksByRoute = counts;
+    this.scroller.dataset.links = String(links.length);
+    this.draw(true);
   }
 
   columns() {
@@ -142,8 +183,12 @@ class MatrixView {
       cell.textContent = MARKS[state]?.mark ?? "?";
       return cell;
     });
+    const links = this.linksByRoute.get(row.route);
     return h("div", { class: "mrow", role: "row" },
-      h("div", { class: "mcell rh", role: "rowheader", title: route?.comment ?? "" }, row.route),
+      h("div", { class: "mcell rh", role: "rowheader", title: route?.comment ?? "" }, h("span", { class: "rname" }, row.route),
+        links ? h("a", { class: "link-mark", href: `#/links/${encodeURIComponent(this.app)}`, dataset: { links: String(links) },
+          title: `${links} short link${links === 1 ? "" : "s"} open${links === 1 ? "s" : ""} this route`,
+          "aria-label": `${links} short link${links === 1 ? "" : "s"}` }, `⛓ ${links}`) : null),
       h("div", { class: "mcell ph mono", title: patternText(row.pattern) }, patternText(row.pattern),
         h("span", { class: "since" }, rangeText(route?.platforms?.[this.platform]) || (row.supportedSince ? `since ${row.supportedSince}` : ""))),
       cells);

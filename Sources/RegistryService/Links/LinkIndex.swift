@@ -3,6 +3,20 @@ import RouteCore
 import RouteStore
 import Synchronization
 
+/// What a click needs first: whether the link sends anyone anywhere, and the keys to what was prepared
+/// for it. Read without building the link.
+public struct LinkHit: Sendable, Hashable {
+    public var app: String
+    public var slot: Int32
+    public var changeID: Int64
+    /// Seconds since 1970 when it stops working; infinity when it does not.
+    var expires: Double
+    var deleted: Bool
+
+    /// Whether a visitor is sent anywhere at `now`.
+    public func isLive(at now: Date) -> Bool { !deleted && now.timeIntervalSince1970 < expires }
+}
+
 /// A link as the index holds it: what a click or `Links.Resolve` needs, nothing of its metadata.
 public struct IndexedLink: Sendable, Hashable {
     public var link: ShortLink
@@ -11,6 +25,9 @@ public struct IndexedLink: Sendable, Hashable {
     public var deleted: Bool
     /// Its place in the order of link writes: a newer write of the link has a greater one.
     public var changeID: Int64
+    /// The link's number in this process's index, the same for every write of it: a cheap key for what
+    /// is kept per link (prepared answers).
+    public var slot: Int32
 
     /// Whether a visitor is sent anywhere at `now`.
     public func isLive(at now: Date) -> Bool { !deleted && (expiresAt.map { now < $0 } ?? true) }
@@ -56,12 +73,15 @@ public final class LinkIndex: Sendable {
         var expires: Double
         var changeID: Int64
         var deleted: Bool
+        var slot: Int32
     }
 
     private struct State {
         /// Domain → code → link: a short code is stored inline, with no allocation of its own.
         var domains: [String: [String: Entry]] = [:]
         var count = 0
+        /// The slot of the next link not held yet.
+        var nextSlot: Int32 = 0
         /// The newest `change_id` applied.
         var seen: Int64 = 0
     }
@@ -74,6 +94,14 @@ public final class LinkIndex: Sendable {
     /// Whether a catch-up has read the database once (every link written until then is held).
     var loaded: Bool { loadedOnce.load(ordering: .acquiring) }
 
+    /// What a click on `code` on `domain` needs first, deleted or expired links included: one lock, two
+    /// dictionary reads, nothing built.
+    public func hit(domain: String, code: String) -> LinkHit? {
+        guard let entry = state.withLock({ $0.domains[domain]?[code] }) else { return nil }
+        return LinkHit(
+            app: entry.app, slot: entry.slot, changeID: entry.changeID, expires: entry.expires, deleted: entry.deleted)
+    }
+
     /// The link of `code` on `domain`, deleted or expired ones included (the caller decides what it shows).
     public func link(domain: String, code: String) -> IndexedLink? {
         guard let entry = state.withLock({ $0.domains[domain]?[code] }) else { return nil }
@@ -84,7 +112,7 @@ public final class LinkIndex: Sendable {
                 preview: extras?.preview, ios: extras?.ios, android: extras?.android,
                 expiresAt: extras?.expiresText, skipLanding: extras?.skipLanding),
             app: entry.app, expiresAt: entry.expires.isFinite ? Date(timeIntervalSince1970: entry.expires) : nil,
-            deleted: entry.deleted, changeID: entry.changeID)
+            deleted: entry.deleted, changeID: entry.changeID, slot: entry.slot)
     }
 
     /// How many links are held (deleted ones included).
@@ -94,18 +122,21 @@ public final class LinkIndex: Sendable {
     var seen: Int64 { state.withLock { $0.seen } }
 
     /// Applies links read from the database (newer changes replace older ones).
-    func apply(_ changed: [StoredLink]) {
+    func apply(_ changed: [LinkIndexRow]) {
         guard !changed.isEmpty else { return }
         state.withLock { state in
             for stored in changed {
                 let link = stored.link
-                if let held = state.domains[link.domain]?[link.code], held.changeID > stored.changeID { continue }
+                let held = state.domains[link.domain]?[link.code]
+                if let held, held.changeID > stored.changeID { continue }
                 let entry = Entry(
                     target: link.target, app: stored.app, extras: Extras.of(link),
-                    expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity, changeID: stored.changeID,
-                    deleted: stored.deleted)
-                if state.domains[link.domain, default: [:]].updateValue(entry, forKey: link.code) == nil {
+                    expires: stored.expires ?? .infinity, changeID: stored.changeID,
+                    deleted: stored.deleted, slot: held?.slot ?? state.nextSlot)
+                state.domains[link.domain, default: [:]][link.code] = entry
+                if held == nil {
                     state.count += 1
+                    state.nextSlot &+= 1
                 }
                 state.seen = max(state.seen, stored.changeID)
             }
@@ -118,7 +149,7 @@ public final class LinkIndex: Sendable {
         while true {
             let after = seen
             let page = try store.read(deadline: deadline) { tx in
-                try store.links.changed(after: after, limit: 10_000, in: tx)
+                try store.links.changedForIndex(after: after, limit: 10_000, in: tx)
             }
             apply(page)
             if page.count < 10_000 {

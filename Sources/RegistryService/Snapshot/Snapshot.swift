@@ -63,6 +63,19 @@ public final class Snapshot: Sendable {
         self.builtAt = builtAt
     }
 
+    /// `previous` at a newer database state whose writes changed nothing it holds (link writes): everything,
+    /// its computed tables and compiled rules included, is shared.
+    init(advancing previous: Snapshot, to state: DatabaseState, builtAt: Date = Date()) {
+        registry = previous.registry
+        documents = previous.documents
+        canOpenTables = previous.canOpenTables
+        engine = previous.engine
+        tokens = previous.tokens
+        generation = state.generation
+        writeToken = state.writeToken
+        self.builtAt = builtAt
+    }
+
     /// A snapshot of nothing: what a server serves before it has ever reached its database.
     public static let empty = Snapshot(
         registry: Registry(), documents: [:], tokens: [:], generation: 0)

@@ -30,7 +30,8 @@ struct CanOpenTableBuilder {
             domains.append(
                 CanOpenScope(
                     name: host, rules: indices(index.webRoutes(app: appID, target: target), domain: target),
-                    substitutionVariables: target.substitutionVariables))
+                    substitutionVariables: target.substitutionVariables,
+                    links: target.isLinkDomain ? true : nil))
         }
         let schemes = app.schemes.map { scheme in
             CanOpenScope(

@@ -90,10 +90,17 @@ public struct CanOpenScope: Sendable, Hashable, Codable {
     public var rules: [Int]
     /// The domain's substitution variables.
     public var substitutionVariables: [String: [String]]?
+    /// True for a link domain (`go.badoo.com`): its paths are short links, which an app resolves with
+    /// `Links.Resolve` before deciding their target. Absent otherwise, so tables without link domains keep
+    /// their bytes and ETags.
+    public var links: Bool?
 
-    public init(name: String, rules: [Int], substitutionVariables: [String: [String]]? = nil) {
+    public init(
+        name: String, rules: [Int], substitutionVariables: [String: [String]]? = nil, links: Bool? = nil
+    ) {
         self.name = name
         self.rules = rules
         self.substitutionVariables = substitutionVariables
+        self.links = links
     }
 }

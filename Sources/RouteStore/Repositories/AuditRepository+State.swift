@@ -69,3 +69,19 @@ extension AuditRepository {
             startToken: try row.optionalString("start_token"))
     }
 }
+
+extension AuditRepository {
+    /// Whether every entry after `id` up to `through` is a write by one of `methods`, on a connection
+    /// outside any transaction. Audit ids commit in order (writes hold the write lock), so the range is
+    /// complete once `through` is seen.
+    public func onlyMethods(_ methods: [String], after id: Int64, through: Int64, on connection: Connection) throws
+        -> Bool
+    {
+        let rows = try connection.query(
+            """
+            SELECT count(*) AS n FROM audit
+            WHERE id > \(id) AND id <= \(through) AND method <> ALL(\(methods)::text[])
+            """)
+        return try rows.first?.int("n") == 0
+    }
+}

@@ -148,15 +148,6 @@ public struct LinkRepository: Sendable {
         }
     }
 
-    /// Every link written after change `after` (deleted ones included, so a reader drops them), in change order.
-    public func changed(after: Int64, limit: Int, in tx: Transaction) throws -> [StoredLink] {
-        try tx.query(
-            """
-            SELECT \(LinkRepository.columns) FROM links WHERE change_id > \(after) ORDER BY change_id LIMIT \(limit)
-            """
-        ).map(decode)
-    }
-
     /// Replaces the link's fields (not its domain, code or app). A stale `expectedEtag` fails ABORTED.
     public func update(_ link: ShortLink, expectedEtag: String?, in tx: Transaction) throws -> StoredLink {
         let rows = try tx.query(

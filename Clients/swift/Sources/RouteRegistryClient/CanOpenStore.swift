@@ -56,9 +56,14 @@ public final class CanOpenStore: Sendable {
     public let versionProblem: CanOpenStoreError?
     /// Seconds between scheduled revalidations.
     public let refreshInterval: TimeInterval
+    /// The most `open(_:from:)` waits for the registry to resolve a short link, in seconds; past it the short
+    /// link opens in the browser (its landing page) unless a cached resolution answers.
+    public let shortLinkTimeout: TimeInterval
 
     let client: RPCClient
     let cacheFile: URL?
+    /// Resolved short links, in memory and beside the table's cache file.
+    let shortLinks: ShortLinkCache
     /// The marker used for fallback URLs while no table (which carries the app's real policy) is known.
     let defaultFallback: FallbackPolicy
     let state: Locked<State>
@@ -88,6 +93,9 @@ public final class CanOpenStore: Sendable {
     ///   - refreshInterval: Seconds between scheduled revalidations.
     ///   - defaultFallback: The fallback marker used while no table is known; the app's real policy comes
     ///     with its table.
+    ///   - shortLinkTimeout: The deadline of a short link's resolution (`Links.Resolve`), in seconds.
+    ///   - shortLinkCacheLifetime: How long a resolved short link is used without asking again, in seconds;
+    ///     an older one is still used when the registry cannot be reached.
     ///
     /// Never throws: a store for an unknown version (nil `version` and no valid bundle version) decides
     /// with the no-table fallback and reports `versionProblem`, so an app can create its store in a
@@ -95,7 +103,8 @@ public final class CanOpenStore: Sendable {
     public init(
         client: RPCClient, app: String, platform: Platform = .ios, version: Version? = nil,
         cachesDirectory: URL?, bundledTableURL: URL? = nil, refreshInterval: TimeInterval = 3600,
-        defaultFallback: FallbackPolicy = FallbackPolicy()
+        defaultFallback: FallbackPolicy = FallbackPolicy(), shortLinkTimeout: TimeInterval = 3,
+        shortLinkCacheLifetime: TimeInterval = 86400
     ) {
         let version = version ?? Self.bundleVersion()
         self.version = version
@@ -111,6 +120,10 @@ public final class CanOpenStore: Sendable {
         self.defaultFallback = defaultFallback
         self.cacheFile = cachesDirectory?.appendingPathComponent(
             CanOpenTableFile.cacheFileName(app: app, platform: platform))
+        self.shortLinkTimeout = shortLinkTimeout
+        shortLinks = ShortLinkCache(
+            file: cachesDirectory?.appendingPathComponent(ShortLinkCache.fileName(app: app, platform: platform)),
+            lifetime: shortLinkCacheLifetime)
         var initial = State()
         guard let version else {
             state = Locked(initial)

@@ -59,8 +59,13 @@ final class CanOpenStoreNativeTests {
         // handleOrFallBack); the registry's own scheme is decided.
         #expect(store.route(URL(string: "com.example.app.oauth:/callback?code=42")!) == .passThrough)
         #expect(store.route(URL(string: "fb123456://authorize#token=x")!) == .passThrough)
-        #expect(store.route(URL(string: "badoo://offer/7")!) == .openInApp)
-        #expect(store.route(URL(string: "https://m.badoo.com/u/1")!) == .openInApp)
+        // Opened in the app with the deciding route's ID, for the app's router to dispatch on.
+        #expect(
+            store.route(URL(string: "badoo://offer/7")!)
+                == .openInApp(route: "offer", url: URL(string: "badoo://offer/7")!))
+        #expect(
+            store.route(URL(string: "https://m.badoo.com/u/1")!)
+                == .openInApp(route: "profile", url: URL(string: "https://m.badoo.com/u/1")!))
         #expect(store.route(URL(string: "https://example.com/u/1")!) == .ignore)
 
         let old = self.store(server.url, version: "5.11.0")

@@ -76,6 +76,8 @@ struct OpenRPCConformanceTests {
             switch request.method {
             case "CanOpen.GetTable": .result(#"{"etag":"\"e\"","notModified":true}"#)
             case "CanOpen.Check": .result(#"{"decision":"not_associated"}"#)
+            case "Links.Resolve":
+                .result(#"{"target":"https://m.badoo.com/u/1","app":"badoo","decision":{"decision":"open_in_app"}}"#)
             default:
                 .result(
                     #"{"host":"m.badoo.com","kind":"aasa","revision":3,"etag":"\"e\"","cause":"publish ios 5.12.0","#
@@ -87,6 +89,8 @@ struct OpenRPCConformanceTests {
         let version = try Version("5.12.0")
         _ = try await client.canOpenTable(app: "badoo", platform: .ios, version: version, ifNoneMatch: "\"e\"")
         _ = try await client.check(app: "badoo", platform: .ios, version: version, url: "https://m.badoo.com/")
+        let resolved = try await client.resolveLink(url: "https://go.badoo.com/x", platform: .ios, version: version)
+        #expect(resolved.target == "https://m.badoo.com/u/1")
         // A tool that imports RouteCore calls any method through the server's own descriptors.
         let association = try await client.call(
             API.AssociationsGet.self, .init(host: "m.badoo.com", kind: .aasa, revision: 3))
@@ -94,7 +98,8 @@ struct OpenRPCConformanceTests {
         #expect(association.document["applinks"] != nil)
 
         let document = try Self.documentMethods()
-        #expect(server.requests.map(\.method) == ["CanOpen.GetTable", "CanOpen.Check", "Associations.Get"])
+        #expect(
+            server.requests.map(\.method) == ["CanOpen.GetTable", "CanOpen.Check", "Links.Resolve", "Associations.Get"])
         for request in server.requests {
             let documented = try #require(document[request.method])
             guard case .object(let sent) = request.params else {

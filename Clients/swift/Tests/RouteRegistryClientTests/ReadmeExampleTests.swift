@@ -8,7 +8,8 @@ import Testing
 struct ReadmeExampleTests {
     /// The "Ten lines" example, with the app's own pieces (router, Safari) as closures.
     static func tenLines(
-        caches: URL, bundled: URL?, openInApp: (URL) -> Void, openInSafari: (URL) -> Void, url: URL
+        caches: URL, bundled: URL?, show: (String, URL) -> Void, openInApp: (URL) -> Void,
+        openInSafari: (URL) -> Void, url: URL
     ) -> CanOpenStore {
         // README: begin
         let store = CanOpenStore(
@@ -20,7 +21,8 @@ struct ReadmeExampleTests {
         store.startAutoRefresh()  // now, every hour, and on return to the foreground
 
         switch store.route(url) {  // local, synchronous, thread-safe: no network
-        case .openInApp, .passThrough: openInApp(url)
+        case .openInApp(let route, let url): show(route, url)  // the registry's route ID: "profile"
+        case .passThrough: openInApp(url)  // a custom scheme that is not the registry's (OAuth, an SDK)
         case .openInBrowser(let web): openInSafari(web)
         case .ignore: break
         }
@@ -39,13 +41,14 @@ struct ReadmeExampleTests {
         for link in ["https://m.badoo.com/u/1", "myapp-oauth://callback?code=1", "https://m.badoo.com/help/faq"] {
             _ = Self.tenLines(
                 caches: caches, bundled: bundled,
+                show: { route, url in opened.withLock { $0.append("\(route) " + url.absoluteString) } },
                 openInApp: { url in opened.withLock { $0.append("app " + url.absoluteString) } },
                 openInSafari: { url in opened.withLock { $0.append("web " + url.absoluteString) } },
                 url: URL(string: link)!)
         }
         #expect(
             opened.value == [
-                "app https://m.badoo.com/u/1", "app myapp-oauth://callback?code=1",
+                "profile https://m.badoo.com/u/1", "app myapp-oauth://callback?code=1",
                 "web https://m.badoo.com/help/faq?ul_fallback=1",
             ])
     }

@@ -8,6 +8,8 @@ export { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
 export type { RegistryApi, MethodInfo, MethodName, PagedMethodName, ClientMethodName, AssociationResult, WatchResult, } from "./api.js";
 export { RouteRegistryClient } from "./client.js";
 export type { ClientOptions, CallOptions, Environment, FetchFunction, AbortSignalLike, PageItem, RegistryMethods, } from "./client.js";
+export { MAX_BATCH, appStoreUrl, createLinkWith, fallbackUrl, landingData, playStoreUrl } from "./links.js";
+export type { CreateLinkOptions, LandingData, LandingInput, LinkCaller, LinkResolution } from "./links.js";
 export { aasaHandler, canonicalJSON } from "./aasaHandler.js";
 export type { AASAHandler, AASAHandlerOptions, DocumentUpdate, RefreshOptions, RequestLike, ResponseLike, StartupDocument, } from "./aasaHandler.js";
 export type { FastifyInstanceLike, FastifyPluginLike, FastifyReplyLike, FastifyRequestLike } from "./fastifyPlugin.js";

@@ -14,7 +14,7 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.canonicalJSON = exports.aasaHandler = exports.RouteRegistryClient = exports.clientMethodName = exports.METHOD_NAMES = exports.METHOD_INFO = exports.percentDecode = exports.parseLinkURL = exports.parseAASA = exports.AASASyntaxError = void 0;
+exports.canonicalJSON = exports.aasaHandler = exports.playStoreUrl = exports.landingData = exports.fallbackUrl = exports.createLinkWith = exports.appStoreUrl = exports.MAX_BATCH = exports.RouteRegistryClient = exports.clientMethodName = exports.METHOD_NAMES = exports.METHOD_INFO = exports.percentDecode = exports.parseLinkURL = exports.parseAASA = exports.AASASyntaxError = void 0;
 // The package's entry point: the typed JSON-RPC client, the AASA-serving request handler and the local
 // AASA matcher.
 __exportStar(require("./matcher.js"), exports);
@@ -32,6 +32,13 @@ Object.defineProperty(exports, "METHOD_NAMES", { enumerable: true, get: function
 Object.defineProperty(exports, "clientMethodName", { enumerable: true, get: function () { return api_js_1.clientMethodName; } });
 var client_js_1 = require("./client.js");
 Object.defineProperty(exports, "RouteRegistryClient", { enumerable: true, get: function () { return client_js_1.RouteRegistryClient; } });
+var links_js_1 = require("./links.js");
+Object.defineProperty(exports, "MAX_BATCH", { enumerable: true, get: function () { return links_js_1.MAX_BATCH; } });
+Object.defineProperty(exports, "appStoreUrl", { enumerable: true, get: function () { return links_js_1.appStoreUrl; } });
+Object.defineProperty(exports, "createLinkWith", { enumerable: true, get: function () { return links_js_1.createLinkWith; } });
+Object.defineProperty(exports, "fallbackUrl", { enumerable: true, get: function () { return links_js_1.fallbackUrl; } });
+Object.defineProperty(exports, "landingData", { enumerable: true, get: function () { return links_js_1.landingData; } });
+Object.defineProperty(exports, "playStoreUrl", { enumerable: true, get: function () { return links_js_1.playStoreUrl; } });
 var aasaHandler_js_1 = require("./aasaHandler.js");
 Object.defineProperty(exports, "aasaHandler", { enumerable: true, get: function () { return aasaHandler_js_1.aasaHandler; } });
 Object.defineProperty(exports, "canonicalJSON", { enumerable: true, get: function () { return aasaHandler_js_1.canonicalJSON; } });

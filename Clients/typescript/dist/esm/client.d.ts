@@ -1,4 +1,6 @@
 import type { ClientMethodName, MethodName, PagedMethodName, RegistryApi } from "./api.js";
+import type { CreateLinkOptions, LandingData } from "./links.js";
+import type { Platform, ShortLink, ShortLinkOutput } from "./generated/api.js";
 /** The part of an `AbortSignal` the client needs (structural, so any fetch implementation's signal fits). */
 export interface AbortSignalLike {
     readonly aborted: boolean;
@@ -87,6 +89,23 @@ export declare class RouteRegistryClient {
     constructor(options: ClientOptions);
     /** Calls `method` by its wire name; the typed methods are shorthands for this. */
     call<M extends MethodName>(method: M, params?: Params<M>, options?: CallOptions): Promise<Result<M>>;
+    /**
+     * Creates a short link (`Links.Create`), or many (`Links.BatchCreate`, all or none per 1000), for a campaign
+     * pipeline: one `requestId` for the whole call (yours, e.g. the campaign's ID, or a random one), the same on
+     * every attempt, and a call whose outcome is unknown (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED) is retried, so
+     * no link is ever created twice; a rerun with the same `requestId` returns the first links.
+     */
+    createLink(app: string, link: ShortLink, options?: CreateLinkOptions): Promise<ShortLinkOutput>;
+    createLink(app: string, links: readonly ShortLink[], options?: CreateLinkOptions): Promise<ShortLinkOutput[]>;
+    /**
+     * The landing page's data for `https://{domain}/{code}` as a phone of `platform` would see it (`landingData`):
+     * the link (`Links.Get`) and its app (`Apps.Get`), both needing a reader token, and, with `version`, the
+     * registry's resolution for that app version (`Links.Resolve`: its minimum version, why, and the decision).
+     */
+    linkLanding(domain: string, code: string, visitor?: {
+        platform?: Platform;
+        version?: string;
+    }, options?: CallOptions): Promise<LandingData>;
     /** Every page of a paged list method (`"Routes.List"`, ...), following `nextPageToken`. */
     pages<M extends PagedMethodName>(method: M, params?: Params<M>, options?: CallOptions): AsyncGenerator<Result<M>>;
     /** Every item of a paged list method, fetching pages as needed: `for await (const r of client.items("Routes.List", { app }))`. */

@@ -1,6 +1,7 @@
 import { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
 import { ProtocolError, RegistryError, STATUS_NAMES, Status } from "./errors.js";
 import { resolveSettings } from "./settings.js";
+import { createLinkWith, landingData } from "./links.js";
 /**
  * A JSON-RPC 2.0 client for the registry: `appsCreate`, `routesCreate`, `releasesPublish`, `canOpenCheck`,
  * `associationsWatch`, ... Application errors reject with `RegistryError` (gRPC code and status name),
@@ -56,6 +57,25 @@ export class RouteRegistryClient {
                 await new Promise((resolve) => setTimeout(() => resolve(undefined), delay));
             }
         }
+    }
+    createLink(app, linkOrLinks, options = {}) {
+        return Array.isArray(linkOrLinks)
+            ? createLinkWith(this, app, linkOrLinks, options)
+            : createLinkWith(this, app, linkOrLinks, options);
+    }
+    /**
+     * The landing page's data for `https://{domain}/{code}` as a phone of `platform` would see it (`landingData`):
+     * the link (`Links.Get`) and its app (`Apps.Get`), both needing a reader token, and, with `version`, the
+     * registry's resolution for that app version (`Links.Resolve`: its minimum version, why, and the decision).
+     */
+    async linkLanding(domain, code, visitor = {}, options = {}) {
+        const link = await this.call("Links.Get", { domain, code }, options);
+        const app = await this.call("Apps.Get", { app: link.app }, options);
+        const { platform, version } = visitor;
+        const resolution = platform && version
+            ? await this.call("Links.Resolve", { url: link.shortUrl, platform, version }, options)
+            : undefined;
+        return landingData({ link, app, ...(platform ? { platform } : {}), ...(resolution ? { resolution } : {}) });
     }
     /** Every page of a paged list method (`"Routes.List"`, ...), following `nextPageToken`. */
     async *pages(method, params, options = {}) {

@@ -7,4 +7,5 @@ export * from "./types.js";
 export * from "./errors.js";
 export { METHOD_INFO, METHOD_NAMES, clientMethodName } from "./api.js";
 export { RouteRegistryClient } from "./client.js";
+export { MAX_BATCH, appStoreUrl, createLinkWith, fallbackUrl, landingData, playStoreUrl } from "./links.js";
 export { aasaHandler, canonicalJSON } from "./aasaHandler.js";

@@ -317,6 +317,8 @@ export interface CanOpenScope {
     /** Indices into the table's rules, in evaluation order. */
     rules: number[];
     substitutionVariables?: Record<string, string[]> | null;
+    /** True for a link domain (go.badoo.com): its paths are short links, resolved with Links.Resolve before their target is decided. Absent for other hosts and schemes. */
+    links?: boolean;
 }
 /** Everything one app version needs to decide links offline: for a URL, pick the scope of its host (http/https links) or scheme (custom links, whose host counts as the first path segment: badoo://offer/1 is matched as /offer/1); for a web link, if the URL carries the fallback marker (queryItem with a non-empty value) the decision is open_in_browser/fallback_marker; then the first rule of the scope that matches decides by its verdict (AASA matching semantics); no match: open_in_browser/no_route. Gives the same Decision as CanOpen.Check. */
 export interface CanOpenTable {

@@ -2,7 +2,9 @@ package android.content;
 
 import android.net.Uri;
 import android.os.Bundle;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /** Stand-in for the framework class (compile-time and JVM tests only): records what is set. */
@@ -17,6 +19,7 @@ public class Intent {
     private int flags;
     private final Set<String> categories = new HashSet<>();
     private Bundle extras;
+    private final Map<String, String> stringExtras = new HashMap<>();
 
     public Intent(String action, Uri data) {
         this.action = action;
@@ -65,5 +68,14 @@ public class Intent {
 
     public Bundle getExtras() {
         return extras;
+    }
+
+    public Intent putExtra(String name, String value) {
+        stringExtras.put(name, value);
+        return this;
+    }
+
+    public String getStringExtra(String name) {
+        return stringExtras.get(name);
     }
 }

@@ -88,6 +88,8 @@ public final class CanOpenStore {
     private final File cacheFile;
     private final FallbackPolicy defaultFallback;
     private final LongSupplier clock;
+    private final int shortLinkTimeoutMillis;
+    private final ShortLinkCache shortLinks;
     private final AtomicReference<State> state;
     private final AtomicReference<CompletableFuture<RefreshOutcome>> inFlight = new AtomicReference<>();
 
@@ -100,6 +102,9 @@ public final class CanOpenStore {
         clock = builder.clock;
         cacheFile = builder.cacheDirectory == null ? null
                 : new File(builder.cacheDirectory, CanOpenTableFile.cacheFileName(app, platform));
+        shortLinkTimeoutMillis = builder.shortLinkTimeoutMillis;
+        shortLinks = new ShortLinkCache(builder.cacheDirectory == null ? null
+                : new File(builder.cacheDirectory, ShortLinkCache.fileName(app, platform)), builder.shortLinkLifetimeMillis);
         State initial = new State(null, null, Source.NONE, -1);
         // The cache is newer than the bundle: it was fetched after this version was built.
         CanOpenTableFile cached = cacheFile == null ? null : CanOpenTableFile.read(cacheFile);
@@ -127,6 +132,8 @@ public final class CanOpenStore {
         private InputStream bundledTable;
         private FallbackPolicy defaultFallback = FallbackPolicy.DEFAULT;
         private LongSupplier clock = System::currentTimeMillis;
+        private int shortLinkTimeoutMillis = 3_000;
+        private long shortLinkLifetimeMillis = TimeUnit.DAYS.toMillis(1);
 
         private Builder(RouteRegistryClient client, String app, Version version) {
             if (client == null || app == null || version == null) {
@@ -158,6 +165,26 @@ public final class CanOpenStore {
         /** The fallback marker used while no table (which carries the app's real policy) is known. */
         public Builder defaultFallback(FallbackPolicy policy) {
             this.defaultFallback = policy;
+            return this;
+        }
+
+        /**
+         * The most {@link CanOpenStore#open} waits for the registry to resolve a short link (3 s unless set); past it
+         * the short link opens in the browser (its landing page) unless a cached resolution answers.
+         */
+        public Builder shortLinkTimeout(long timeout, TimeUnit unit) {
+            long millis = unit.toMillis(timeout);
+            if (millis <= 0 || millis > Integer.MAX_VALUE) throw new IllegalArgumentException("timeout out of range");
+            this.shortLinkTimeoutMillis = (int) millis;
+            return this;
+        }
+
+        /**
+         * How long a resolved short link is used without asking the registry again (a day unless set); an older one
+         * is still used when the registry cannot be reached.
+         */
+        public Builder shortLinkCacheLifetime(long lifetime, TimeUnit unit) {
+            this.shortLinkLifetimeMillis = unit.toMillis(lifetime);
             return this;
         }
 
@@ -213,6 +240,147 @@ public final class CanOpenStore {
         if (!isWeb(url)) return null;
         CanOpenTable table = state.get().table;
         return FallbackUrl.make(url, table == null ? defaultFallback : table.fallback);
+    }
+
+    /**
+     * The app's link domains ({@code go.badoo.com}), from the table in use: the hosts whose paths are short links.
+     * Empty without a table.
+     */
+    public java.util.Set<String> linkDomains() {
+        CanOpenTable table = state.get().table;
+        return table == null ? java.util.Collections.<String>emptySet() : table.linkDomains();
+    }
+
+    /**
+     * Where {@code url} should go, locally and at once (no network): {@link #decide} plus which custom schemes are
+     * someone else's ({@link LinkOpening.Action#PASS_THROUGH}). A short link answers from its cached resolution,
+     * else as its link domain's route decides it; {@link #open} resolves it.
+     */
+    public LinkOpening route(String url, LinkSource source) {
+        LinkUrl link = LinkUrl.parse(url);
+        boolean web = link != null && (link.scheme.equals("https") || link.scheme.equals("http"));
+        if (!web && !managesScheme(link == null ? "" : link.scheme)) return passThrough(url, source);
+        Decision decision = decide(url);
+        String key = shortLinkKey(url, decision);
+        if (key != null) {
+            ShortLinkCache.Entry entry = shortLinks.entry(key, version, false, clock.getAsLong());
+            if (entry != null) return resolved(entry.resolution, url, source, LinkOpening.Resolution.CACHE);
+        }
+        return plain(url, decision, source, web);
+    }
+
+    /**
+     * The one entry point for every URL the app is handed (App Links, custom schemes, notification data messages,
+     * shortcuts, widgets, in-app messages): {@link #route}, after resolving a short link (a code on one of the
+     * app's link domains, which this version opens) with {@code Links.Resolve}: within the short-link timeout, kept
+     * on disk for next time; its target decided by the table like any link, the link's own minimum version on top
+     * (a version below it gets {@code unsupported_version} with {@code supportedSince}); registry unreachable or
+     * late with nothing cached: the short URL plus the fallback marker in the browser, where the landing page takes
+     * over. Blocks for at most the short-link timeout: call it off the main thread, or use {@link #openAsync}.
+     * Never throws for a network problem.
+     */
+    public LinkOpening open(String url, LinkSource source) {
+        LinkUrl link = LinkUrl.parse(url);
+        boolean web = link != null && (link.scheme.equals("https") || link.scheme.equals("http"));
+        if (!web && !managesScheme(link == null ? "" : link.scheme)) return passThrough(url, source);
+        Decision decision = decide(url);
+        String key = shortLinkKey(url, decision);
+        if (key == null) return plain(url, decision, source, web);
+        ShortLinkCache.Entry fresh = shortLinks.entry(key, version, true, clock.getAsLong());
+        if (fresh != null) return resolved(fresh.resolution, url, source, LinkOpening.Resolution.CACHE);
+        try {
+            ShortLinkResolution answer = client.resolveLink(key, platform, version, shortLinkTimeoutMillis);
+            if (!app.equals(answer.app)) return browser(url, source, LinkOpening.Resolution.OTHER_APP);
+            shortLinks.store(key, answer, version, clock.getAsLong());
+            return resolved(answer, url, source, LinkOpening.Resolution.SERVER);
+        } catch (RegistryException e) {
+            if ("NOT_FOUND".equals(e.status)) {
+                shortLinks.remove(key);
+                return browser(url, source, LinkOpening.Resolution.NOT_FOUND);
+            }
+            ShortLinkCache.Entry stale = shortLinks.entry(key, version, false, clock.getAsLong());
+            if (stale != null) return resolved(stale.resolution, url, source, LinkOpening.Resolution.CACHE);
+            return browser(url, source, LinkOpening.Resolution.UNAVAILABLE);
+        }
+    }
+
+    /** {@link #open} on {@code executor}, for callers on the main thread. */
+    public CompletableFuture<LinkOpening> openAsync(String url, LinkSource source, Executor executor) {
+        return CompletableFuture.supplyAsync(() -> open(url, source), executor);
+    }
+
+    /** The decision for a resolved short link: the table's for its target, the link's own minimum on top. */
+    Decision decideTarget(ShortLinkResolution resolution) {
+        Decision decision = decide(resolution.target);
+        Version minimum = resolution.linkMinimum();
+        if (decision.decision == Decision.Outcome.OPEN_IN_APP && minimum != null && version.compareTo(minimum) < 0) {
+            CanOpenTable table = state.get().table;
+            decision = new Decision(Decision.Outcome.OPEN_IN_BROWSER, Decision.REASON_UNSUPPORTED_VERSION,
+                    decision.route, FallbackUrl.make(resolution.target, table == null ? defaultFallback : table.fallback),
+                    minimum.toString());
+        }
+        return decision;
+    }
+
+    /**
+     * {@code https://{link domain}/{code}} when {@code url} is a short link this version opens itself: one path
+     * segment on a host the table marks {@code links}, decided {@code open_in_app} (by the link domain's route).
+     * Null otherwise: an older version, told by its table that it cannot, goes to the browser's landing page.
+     */
+    private String shortLinkKey(String url, Decision decision) {
+        if (decision.decision != Decision.Outcome.OPEN_IN_APP) return null;
+        LinkUrl link = LinkUrl.parse(url);
+        if (link == null || !link.scheme.equals("https") || !linkDomains().contains(link.host)) return null;
+        String code = link.path;
+        while (code.startsWith("/")) code = code.substring(1);
+        if (code.isEmpty() || code.contains("/")) return null;
+        return "https://" + link.host + "/" + code;
+    }
+
+    private boolean managesScheme(String scheme) {
+        CanOpenTable table = state.get().table;
+        return table != null && table.managesScheme(scheme);
+    }
+
+    private LinkOpening passThrough(String url, LinkSource source) {
+        return new LinkOpening(source, url, decide(url), LinkOpening.Action.PASS_THROUGH, null, null, null, null);
+    }
+
+    private LinkOpening plain(String url, Decision decision, LinkSource source, boolean web) {
+        switch (decision.decision) {
+            case OPEN_IN_APP:
+                return new LinkOpening(source, url, decision, LinkOpening.Action.OPEN_IN_APP, decision.route, url, null,
+                        null);
+            case NOT_ASSOCIATED:
+                // The app's own surfaces may send a web link the table does not know to the browser: the system did
+                // not route it here, so it cannot route it back.
+                if (web && !source.isSystemRouted()) {
+                    return new LinkOpening(source, url, decision, LinkOpening.Action.OPEN_IN_BROWSER, null, url, null,
+                            null);
+                }
+                return new LinkOpening(source, url, decision, LinkOpening.Action.IGNORE, null, null, null, null);
+            default:
+                String page = decision.fallbackUrl != null ? decision.fallbackUrl : fallbackUrl(url);
+                return new LinkOpening(source, url, decision,
+                        page == null ? LinkOpening.Action.IGNORE : LinkOpening.Action.OPEN_IN_BROWSER, null, page, null,
+                        null);
+        }
+    }
+
+    private LinkOpening resolved(ShortLinkResolution answer, String url, LinkSource source,
+            LinkOpening.Resolution resolution) {
+        Decision decision = decideTarget(answer);
+        LinkOpening target = plain(answer.target, decision, source, true);
+        return new LinkOpening(source, url, decision, target.action, target.route, target.target, resolution, answer);
+    }
+
+    /** The short URL in the browser with the fallback marker: the registry's landing page, not the app again. */
+    private LinkOpening browser(String url, LinkSource source, LinkOpening.Resolution resolution) {
+        CanOpenTable table = state.get().table;
+        String fallback = FallbackUrl.make(url, table == null ? defaultFallback : table.fallback);
+        Decision decision = new Decision(Decision.Outcome.OPEN_IN_BROWSER, Decision.REASON_NO_ROUTE, null, fallback, null);
+        return new LinkOpening(source, url, decision, LinkOpening.Action.OPEN_IN_BROWSER, null, fallback, resolution,
+                null);
     }
 
     private static boolean isWeb(String url) {

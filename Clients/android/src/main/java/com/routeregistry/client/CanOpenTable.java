@@ -3,10 +3,12 @@ package com.routeregistry.client;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.json.JSONArray;
 import org.json.JSONObject;
 
@@ -31,6 +33,7 @@ public final class CanOpenTable {
     private final List<Rule> rules;
     private final Map<String, Scope> domains;
     private final Map<String, Scope> schemes;
+    private final Set<String> linkDomains = new HashSet<>();
     private final ComponentRule marker;
 
     /** A rule's verdict for this version, as the table states it. */
@@ -145,8 +148,9 @@ public final class CanOpenTable {
             }
             String name = Json.requiredString(scope, "name");
             // Hosts as URLs are normalised (case, trailing dots); schemes are only lower-cased.
-            out.put(where.equals("domains") ? LinkUrl.normalizedHost(name) : name.toLowerCase(Locale.ROOT),
-                    new Scope(positions, compiled));
+            String key = where.equals("domains") ? LinkUrl.normalizedHost(name) : name.toLowerCase(Locale.ROOT);
+            out.put(key, new Scope(positions, compiled));
+            if (where.equals("domains") && scope.optBoolean("links", false)) linkDomains.add(key);
         }
         return out;
     }
@@ -163,6 +167,19 @@ public final class CanOpenTable {
             out.put(name, list);
         }
         return out;
+    }
+
+    /**
+     * The app's link domains ({@code go.badoo.com}): the hosts the table marks {@code links}, whose paths are short
+     * links that {@link CanOpenStore#open} resolves with {@code Links.Resolve} before deciding their target.
+     */
+    public Set<String> linkDomains() {
+        return Collections.unmodifiableSet(linkDomains);
+    }
+
+    /** True when the table has rules for the custom {@code scheme} (lower-cased). */
+    public boolean managesScheme(String scheme) {
+        return schemes.containsKey(scheme.toLowerCase(Locale.ROOT));
     }
 
     /** True when the table was made for exactly this app version: another version's verdicts differ. */

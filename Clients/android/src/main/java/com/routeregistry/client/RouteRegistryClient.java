@@ -46,7 +46,9 @@ public final class RouteRegistryClient {
             new Method("CanOpen.Check", "public", Arrays.asList("app", "platform", "version", "url"),
                     Arrays.asList("app", "platform", "version", "url")),
             new Method("Associations.Get", "public", Arrays.asList("host", "kind", "revision"),
-                    Collections.singletonList("host"))));
+                    Collections.singletonList("host")),
+            new Method("Links.Resolve", "public", Arrays.asList("url", "platform", "version"),
+                    Arrays.asList("url", "platform", "version"))));
 
     private final String base;
     private final URL endpoint;
@@ -189,12 +191,37 @@ public final class RouteRegistryClient {
     }
 
     /**
+     * {@code Links.Resolve}: a short URL ({@code https://go.badoo.com/summer}) for one app version, within
+     * {@code timeoutMillis} (a short link is resolved while the user waits, so its deadline is shorter than a
+     * refresh's). A code the registry does not know is an {@code RPC} error with status {@code NOT_FOUND}.
+     */
+    public ShortLinkResolution resolveLink(String url, String platform, Version version, int timeoutMillis)
+            throws RegistryException {
+        JSONObject params = new JSONObject();
+        Json.put(params, "url", url);
+        Json.put(params, "platform", platform);
+        Json.put(params, "version", version.toString());
+        JSONObject result = call("Links.Resolve", params, timeoutMillis);
+        try {
+            return ShortLinkResolution.fromJson(result);
+        } catch (IllegalArgumentException e) {
+            throw RegistryException.protocol("Links.Resolve returned a malformed resolution: " + e.getMessage());
+        }
+    }
+
+    /**
      * Calls {@code method} with {@code params} and returns its result object.
      *
      * @throws RegistryException when the registry is unreachable or late, the reply is not JSON-RPC, or the
      *     server refused the call (with its code, status and details)
      */
     public JSONObject call(String method, JSONObject params) throws RegistryException {
+        return call(method, params, timeoutMillis);
+    }
+
+    /** {@link #call(String, JSONObject)} with its own deadline instead of the client's. */
+    public JSONObject call(String method, JSONObject params, int timeoutMillis) throws RegistryException {
+        if (timeoutMillis <= 0) throw new IllegalArgumentException("timeoutMillis must be positive");
         long id = ids.incrementAndGet();
         JSONObject request = new JSONObject();
         Json.put(request, "jsonrpc", "2.0");
