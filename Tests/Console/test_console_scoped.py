@@ -45,6 +45,11 @@ def test_a_scoped_token_sees_only_its_app_and_cannot_write_another(server, api, 
     options = [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#audit-app option")]
     assert "teamb" not in options
 
+    # Another team's page, asked for by its address, shows the API's refusal and none of its data.
+    go(d, url, "links/teamb")
+    refusal = find(d, ".error-box").text
+    assert "PERMISSION_DENIED" in refusal and "apps/teamb" in refusal, refusal
+
     before = api("Routes.Get", app="teamb", route="home")
     answer = d.execute_async_script("""
         const done = arguments[arguments.length - 1];
