@@ -47,15 +47,21 @@ extension RPCMethod {
         _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Answer
     ) -> @Sendable (RPCContext, Method.Input) throws -> Answer {
         { context, input in
-            if let principal = context.principal {
-                if let caller = principal.value as? AuthenticatedCaller {
-                    try caller.service.authorize(
-                        caller.principal, Method.scope(input), method: Method.name, writes: Method.access >= .releaser)
-                } else if (principal.value as? Principal)?.apps != nil || !(principal.value is Principal) {
-                    throw RegistryError(.permissionDenied, "\(Method.name): the caller's apps cannot be checked")
-                }
-            }
+            try checkScope(Method.self, context, input)
             return try handler(context, input)
+        }
+    }
+
+    /// The scope check of `scoped`, for immediate and deferred methods alike.
+    static func checkScope<Method: RPCMethodDescriptor>(
+        _ method: Method.Type, _ context: RPCContext, _ input: Method.Input
+    ) throws {
+        guard let principal = context.principal else { return }
+        if let caller = principal.value as? AuthenticatedCaller {
+            try caller.service.authorize(
+                caller.principal, Method.scope(input), method: Method.name, writes: Method.access >= .releaser)
+        } else if (principal.value as? Principal)?.apps != nil || !(principal.value is Principal) {
+            throw RegistryError(.permissionDenied, "\(Method.name): the caller's apps cannot be checked")
         }
     }
 
@@ -64,7 +70,10 @@ extension RPCMethod {
         _ method: Method.Type,
         _ handler: @escaping @Sendable (RPCContext, Method.Input, RPCCompletion<Method.Output>) throws -> Void
     ) -> RPCMethod {
-        RPCMethod.deferred(name: Method.name, access: Method.access.rpc, handler)
+        RPCMethod.deferred(name: Method.name, access: Method.access.rpc) { context, input, completion in
+            try checkScope(Method.self, context, input)
+            try handler(context, input, completion)
+        }
     }
 }
 
