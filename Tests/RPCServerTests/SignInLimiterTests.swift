@@ -33,7 +33,7 @@ struct SignInLimiterTests {
 
     @Test func aBurstIsLimitedReportedOnceAndEnds() async throws {
         let reports = Reports()
-        let limiter = SignInLimiter(policy: .init(maxFailures: 2, lockout: .milliseconds(300)))
+        let limiter = SignInLimiter(policy: .init(maxFailures: 2, lockout: .seconds(2)))
         let dispatcher = JSONRPCDispatcher(
             methods: TestMethods.table(), authenticator: TestMethods.Tokens(), observer: reports, signIns: limiter)
         #expect(Self.code(Self.call(dispatcher, token: "wrong")) == 16)
@@ -43,7 +43,7 @@ struct SignInLimiterTests {
             Issue.record("the third failure must be limited: \(limited)")
             return
         }
-        #expect(seconds == 1)
+        #expect(seconds == 2)
         #expect(Self.code(limited) == 8)
         #expect(Self.code(Self.call(dispatcher, token: "wrong")) == 8)
         // Valid callers: the same address with a valid token, and another address with a wrong one.
@@ -53,10 +53,10 @@ struct SignInLimiterTests {
         #expect(Self.code(Self.call(dispatcher, token: nil)) == 16)
         let reported = reports.lockouts.withLock { $0 }
         #expect(reported.map(\.address) == ["192.0.2.7"])
-        #expect(reported.first?.failures == 2 && reported.first?.retryAfterSeconds == 1)
+        #expect(reported.first?.failures == 2 && reported.first?.retryAfterSeconds == 2)
         #expect(limiter.failures == 5 && limiter.lockouts == 1 && limiter.refusals == 2)
 
-        try await Task.sleep(for: .milliseconds(350))
+        try await Task.sleep(for: .milliseconds(2_100))
         #expect(Self.code(Self.call(dispatcher, token: "wrong")) == 16)
         #expect(Self.code(Self.call(dispatcher, token: "wrong")) == 16)
         #expect(Self.code(Self.call(dispatcher, token: "wrong")) == 8)
