@@ -60,7 +60,7 @@ let package = Package(
         // Test helpers: a throwaway PostgreSQL per run, a database per suite, an in-process server.
         .target(
             name: "RegistryTesting",
-            dependencies: ["RouteStore", "RegistryService", "RegistryAPI", "ProcessSpawn"],
+            dependencies: ["RouteStore", "RegistryService", "RegistryAPI", "JSONRPC", "ProcessSpawn"],
             swiftSettings: swiftSettings
         ),
         // The web console's static files (Files/), compiled into the binary and served at /console/ from memory.
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "routereg",
             dependencies: [
-                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "RegistryAPI",
+                "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "JSONRPC", "RegistryAPI",
                 "RegistryConsole", "RouteRegistryClient",
             ],
             swiftSettings: swiftSettings

@@ -48,6 +48,7 @@ enum JSONRPCFuzz {
     private enum FuzzEcho: RPCMethodDescriptor {
         static let name = "Fuzz.Echo"
         static let access = Access.public
+        static func scope(_ _: Input) -> CallScope { .unscoped }
         typealias Input = Empty
         typealias Output = Empty
     }
@@ -65,7 +66,7 @@ enum JSONRPCFuzz {
         switch reply {
         case .noContent:
             break
-        case .json(let body):
+        case .json(let body), .limited(let body, _):
             // The strict grammar (RouteCore's): Foundation reads trailing commas and cannot read huge exponents.
             invariant(
                 (try? StrictJSON.validate(body)) != nil, "reply is not JSON: \(String(decoding: body, as: UTF8.self))")

@@ -5,6 +5,9 @@ import Dispatch
 struct CallSession {
     let transport: RPCTransport
     var principal: Result<RPCPrincipal?, any Error>?
+    /// Set when the caller's failed sign-in was refused by the sign-in limit: the HTTP answer is 429 with
+    /// `Retry-After` this many seconds.
+    var retryAfterSeconds: Int?
 
     init(transport: RPCTransport) { self.transport = transport }
 }
@@ -120,7 +123,10 @@ extension JSONRPCDispatcher {
         }
         var principal: RPCPrincipal?
         if method.access != .public {
-            if session.principal == nil { session.principal = Result { try authenticate(transport.bearerToken) } }
+            if session.principal == nil {
+                session.principal = Result { try authenticate(transport.bearerToken) }
+                limitFailedSignIn(&session)
+            }
             switch session.principal! {
             case .failure(let error):
                 return .failure(applicationError(error, requestID: transport.requestID, method: method.name))
@@ -141,6 +147,27 @@ extension JSONRPCDispatcher {
             isNotification: call.id == nil)
         if context.isExpired { return .failure(.application(.deadlineExceeded())) }
         return .success(context)
+    }
+
+    /// Counts a presented token that authenticated nobody (unknown, revoked, expired) against the client's
+    /// address; past the limit, the request's calls are refused RESOURCE_EXHAUSTED and the answer is 429. A
+    /// valid token is never counted nor refused; a call without a token is no sign-in.
+    private func limitFailedSignIn(_ session: inout CallSession) {
+        guard let signIns, let token = session.transport.bearerToken, !token.isEmpty else { return }
+        switch session.principal {
+        case .success(.none): break
+        case .failure(let error as any RPCErrorConvertible) where error.rpcError.status == "UNAUTHENTICATED": break
+        default: return
+        }
+        switch signIns.recordFailure(from: session.transport.remoteAddress) {
+        case .counted: return
+        case .limited(let seconds, let started):
+            if let started { observer?.signInsLimited(started) }
+            session.retryAfterSeconds = seconds
+            session.principal = .failure(
+                RPCError.resourceExhausted(
+                    "too many failed sign-ins from this address; retry in \(seconds) s with a valid token"))
+        }
     }
 
     private func authenticate(_ token: String?) throws -> RPCPrincipal? {

@@ -57,6 +57,8 @@ public enum RPCReply: Sendable, Equatable {
     case json([UInt8])
     /// 204: only notifications were sent.
     case noContent
+    /// 429 with this body and `Retry-After`: the caller's failed sign-ins passed the limit (`SignInLimiter`).
+    case limited([UInt8], retryAfterSeconds: Int)
 }
 
 /// JSON-RPC 2.0 over a method table: parses a body (single call or batch), checks access and deadlines,
@@ -78,6 +80,8 @@ public final class JSONRPCDispatcher: Sendable {
     let offload: DispatchQueue?
     /// The params rules of the API description, checked before any handler.
     let contract: ParamsContract?
+    /// Failed sign-ins per client address (nil: not limited).
+    let signIns: SignInLimiter?
 
     /// - Parameters:
     ///   - methods: the table; a later method with the same name replaces an earlier one.
@@ -86,11 +90,13 @@ public final class JSONRPCDispatcher: Sendable {
     ///   - offload: where a request calling a method that may wait on the database runs, decided once per
     ///     request before any call runs; nil runs everything on the caller's thread.
     ///   - contract: the params rules of the methods it describes, enforced before decoding.
+    ///   - signIns: limits failed sign-ins per client address (nil: no limit).
     public init(
         methods: [RPCMethod], authenticator: (any Authenticator)? = nil, limits: JSONRPCLimits = JSONRPCLimits(),
         codec: JSONRPCCodec = JSONRPCCodec(), observer: (any JSONRPCObserver)? = nil, offload: DispatchQueue? = nil,
-        contract: ParamsContract? = nil
+        contract: ParamsContract? = nil, signIns: SignInLimiter? = nil
     ) {
+        self.signIns = signIns
         self.offload = offload
         var table: [String: RPCMethod] = [:]
         for method in methods { table[method.name] = method }
@@ -251,9 +257,8 @@ public final class JSONRPCDispatcher: Sendable {
             budget -= response.count
             responses.append(response)
         }
-        return Dispatched(
-            outcome: .reply(responses.isEmpty ? .noContent : .json(JSONRPCResponse.batch(responses))),
-            methods: envelope.names)
+        let reply: RPCReply = responses.isEmpty ? .noContent : .json(JSONRPCResponse.batch(responses))
+        return Dispatched(outcome: .reply(limited(reply, session)), methods: envelope.names)
     }
 
     private func single(
@@ -264,10 +269,20 @@ public final class JSONRPCDispatcher: Sendable {
             let names: [String]
             if case .call(let call) = parsed { names = [call.method] } else { names = [] }
             let response = run(parsed, session: &session, inBatch: false)
-            return Dispatched(outcome: .reply(response.map { .json($0) } ?? .noContent), methods: names)
+            return Dispatched(
+                outcome: .reply(limited(response.map { .json($0) } ?? .noContent, session)), methods: names)
         }
         let cancel = startDeferred(call, method: method, session: &session) { response in later(.json(response)) }
         return Dispatched(outcome: .pending(cancel: cancel), methods: [call.method])
+    }
+
+    /// The reply as 429 when the request's failed sign-in was refused by the limit.
+    private func limited(_ reply: RPCReply, _ session: CallSession) -> RPCReply {
+        guard let seconds = session.retryAfterSeconds else { return reply }
+        switch reply {
+        case .json(let bytes): return .limited(bytes, retryAfterSeconds: seconds)
+        case .noContent, .limited: return reply
+        }
     }
 
     /// The answer of a batch member past the response budget (nil for a notification).

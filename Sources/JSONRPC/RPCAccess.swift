@@ -51,4 +51,10 @@ public protocol JSONRPCObserver: Sendable {
     func callFinished(method: String, status: String)
     /// A call failed unexpectedly; the client was told only the request id.
     func internalFailure(requestID: String, method: String, error: any Error)
+    /// A client address passed the failed sign-in limit (`SignInLimiter`): once per burst.
+    func signInsLimited(_ lockout: SignInLimiter.Lockout)
+}
+
+extension JSONRPCObserver {
+    public func signInsLimited(_ lockout: SignInLimiter.Lockout) {}
 }

@@ -44,6 +44,10 @@ public struct JSONRPCEndpoint: Sendable {
                 status: 200, body: bytes, contentType: "application/json", headers: [("X-Request-Id", requestID)])
         case .noContent:
             HTTPResponse(status: 204, headers: [("X-Request-Id", requestID)])
+        case .limited(let bytes, let seconds):
+            HTTPResponse(
+                status: 429, body: bytes, contentType: "application/json",
+                headers: [("X-Request-Id", requestID), ("Retry-After", String(seconds))])
         }
     }
 

@@ -9,7 +9,7 @@ extension RPCMethod {
     public init<Method: RPCMethodDescriptor>(
         _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Method.Output
     ) {
-        self.init(name: Method.name, access: Method.access.rpc, handler)
+        self.init(name: Method.name, access: Method.access.rpc, Self.scoped(Method.self, handler))
         self = changingState(Method.access >= .releaser)
     }
 
@@ -19,7 +19,9 @@ extension RPCMethod {
         flatParams: FlatParams<Method.Input>? = nil,
         _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Method.Output
     ) {
-        self.init(name: Method.name, access: Method.access.rpc, encoder: encoder, flatParams: flatParams, handler)
+        self.init(
+            name: Method.name, access: Method.access.rpc, encoder: encoder, flatParams: flatParams,
+            Self.scoped(Method.self, handler))
         self = changingState(Method.access >= .releaser)
     }
 
@@ -30,8 +32,37 @@ extension RPCMethod {
         flatParams: FlatParams<Method.Input>? = nil,
         _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Answer
     ) {
-        self.init(name: Method.name, access: Method.access.rpc, encoder: encoder, flatParams: flatParams, handler)
+        self.init(
+            name: Method.name, access: Method.access.rpc, encoder: encoder, flatParams: flatParams,
+            Self.scoped(Method.self, handler))
         self = changingState(Method.access >= .releaser)
+    }
+
+    /// `handler` behind the method's scope check: what the call reaches (`Method.scope`, declared on the
+    /// descriptor) must lie within the caller's apps, else PERMISSION_DENIED naming the app. Every registry
+    /// method is made through here, so no handler checks scope itself. A public call has no caller (nothing
+    /// to check), nor does a principal for every app; a scoped caller this layer cannot resolve is refused
+    /// (fail closed).
+    static func scoped<Method: RPCMethodDescriptor, Answer>(
+        _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Answer
+    ) -> @Sendable (RPCContext, Method.Input) throws -> Answer {
+        { context, input in
+            try checkScope(Method.self, context, input)
+            return try handler(context, input)
+        }
+    }
+
+    /// The scope check of `scoped`, for immediate and deferred methods alike.
+    static func checkScope<Method: RPCMethodDescriptor>(
+        _ method: Method.Type, _ context: RPCContext, _ input: Method.Input
+    ) throws {
+        guard let principal = context.principal else { return }
+        if let caller = principal.value as? AuthenticatedCaller {
+            try caller.service.authorize(
+                caller.principal, Method.scope(input), method: Method.name, writes: Method.access >= .releaser)
+        } else if (principal.value as? Principal)?.apps != nil || !(principal.value is Principal) {
+            throw RegistryError(.permissionDenied, "\(Method.name): the caller's apps cannot be checked")
+        }
     }
 
     /// A long poll (`Associations.Watch`).
@@ -39,7 +70,10 @@ extension RPCMethod {
         _ method: Method.Type,
         _ handler: @escaping @Sendable (RPCContext, Method.Input, RPCCompletion<Method.Output>) throws -> Void
     ) -> RPCMethod {
-        RPCMethod.deferred(name: Method.name, access: Method.access.rpc, handler)
+        RPCMethod.deferred(name: Method.name, access: Method.access.rpc) { context, input, completion in
+            try checkScope(Method.self, context, input)
+            try handler(context, input, completion)
+        }
     }
 }
 
@@ -57,7 +91,13 @@ extension Access {
 
 extension RPCContext {
     /// The registry's principal of the caller (set for every method that is not public).
-    public var registryPrincipal: Principal? { principal?.value as? Principal }
+    public var registryPrincipal: Principal? {
+        (principal?.value as? AuthenticatedCaller)?.principal ?? principal?.value as? Principal
+    }
+
+    /// The apps the caller's token is limited to (nil: every app, or a public call): what list methods
+    /// filter by.
+    public var scope: [String]? { registryPrincipal?.apps }
 }
 
 /// `rpc.discover`, OpenRPC's own method, described like the registry's (for the test that holds the served
@@ -65,6 +105,7 @@ extension RPCContext {
 public enum RPCDiscover: RPCMethodDescriptor {
     public static let name = RPCMethod.discoverName
     public static let access = Access.public
+    public static func scope(_ _: Input) -> CallScope { .unscoped }
     public typealias Input = Empty
     /// The OpenRPC document.
     public typealias Output = JSONValue

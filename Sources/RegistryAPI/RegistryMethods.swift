@@ -13,7 +13,7 @@ public enum RegistryMethods {
                 try service.createApp(input.app, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
-            RPCMethod(API.AppsList.self) { _, input in try service.listApps(try page(input)) },
+            RPCMethod(API.AppsList.self) { ctx, input in try service.listApps(try page(input), within: ctx.scope) },
             RPCMethod(API.AppsUpdate.self) { ctx, input in
                 try service.updateApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
             },
@@ -25,9 +25,8 @@ public enum RegistryMethods {
                 try service.createDomain(input.domain, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
-            RPCMethod(API.DomainsList.self) { _, input in
-                try service.listDomains(
-                    app: input.app, try page(input.page))
+            RPCMethod(API.DomainsList.self) { ctx, input in
+                try service.listDomains(app: input.app, try page(input.page), within: ctx.scope)
             },
             RPCMethod(API.DomainsDelete.self) { ctx, input in
                 try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestID))
@@ -95,8 +94,10 @@ public enum RegistryMethods {
                 }
             },
             RPCMethod(API.MatrixGet.self, encoder: MatrixJSON.encoder) { _, input in try service.matrix(app: input.app, platform: input.platform) },
-            RPCMethod(API.TokensCreate.self) { ctx, input in try service.createToken(input.token, by: caller(ctx)) },
-            RPCMethod(API.TokensList.self) { _, input in try service.listTokens(try page(input)) },
+            RPCMethod(API.TokensCreate.self) { ctx, input in
+                try service.createToken(input.token, by: caller(ctx), creator: ctx.registryPrincipal)
+            },
+            RPCMethod(API.TokensList.self) { ctx, input in try service.listTokens(try page(input), within: ctx.scope) },
             RPCMethod(API.TokensRevoke.self) { ctx, input in
                 try service.revokeToken(input.id, by: caller(ctx, input.requestID))
             },
@@ -105,11 +106,13 @@ public enum RegistryMethods {
                 guard let principal = ctx.registryPrincipal else {
                     throw RegistryError(.unauthenticated, "a valid bearer token is required")
                 }
-                return API.TokensWhoAmI.Output(id: principal.id, role: principal.role)
+                return API.TokensWhoAmI.Output(
+                    id: principal.id, role: principal.role, apps: principal.apps,
+                    expiresAt: principal.expiresAt.map(RegistryService.timestamp))
             },
-            RPCMethod(API.AuditList.self) { _, input in
+            RPCMethod(API.AuditList.self) { ctx, input in
                 _ = try page(input.page)
-                return try service.listAudit(input)
+                return try service.listAudit(input, within: ctx.scope)
             },
             RPCMethod.discover(openRPCDocument: openRPC),
         ] + links(service)
@@ -126,9 +129,9 @@ public enum RegistryMethods {
                     links: try service.createLinks(input.links, app: input.app, by: caller(ctx, input.requestID)))
             },
             RPCMethod(API.LinksGet.self) { _, input in try service.getLink(domain: input.domain, code: input.code) },
-            RPCMethod(API.LinksList.self) { _, input in
+            RPCMethod(API.LinksList.self) { ctx, input in
                 _ = try page(input.page)
-                return try service.listLinks(input)
+                return try service.listLinks(input, within: ctx.scope)
             },
             RPCMethod(API.LinksUpdate.self) { ctx, input in
                 try service.updateLink(input.link, etag: input.etag, by: caller(ctx, input.requestID))

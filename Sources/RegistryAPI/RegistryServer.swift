@@ -15,16 +15,21 @@ public final class RegistryServer: Sendable {
     public let service: RegistryService
     /// The engine answering `POST /rpc` (for the test that holds its table to the OpenRPC document).
     public let dispatcher: JSONRPCDispatcher
+    /// Failed sign-ins per client address, in memory (`SignInLimiter`).
+    public let signIns: SignInLimiter
 
     /// - Parameters:
     ///   - console: serve the web console (at `RegistryServer.consolePath`).
     ///   - build: what `GET /version` says.
+    ///   - signInLimit: how many failed sign-ins lock a client address out, and for how long.
     public init(
         service: RegistryService, configuration: HTTPServerConfiguration, cacheMaxAge: Int = 300,
         limits: JSONRPCLimits = JSONRPCLimits(), log: RequestLog = .standardError, console: Bool = false,
-        build: BuildInfo = .unknown
+        build: BuildInfo = .unknown, signInLimit: SignInLimiter.Policy = SignInLimiter.Policy()
     ) {
         self.service = service
+        let signIns = SignInLimiter(policy: signInLimit)
+        self.signIns = signIns
         let metrics = ServerMetrics()
         let methods = RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)).map {
             $0.waitingOnDatabase(!RegistryMethods.snapshotOnly.contains($0.name))
@@ -35,7 +40,8 @@ public final class RegistryServer: Sendable {
         let offload = DispatchQueue(label: "routereg.database-calls", attributes: .concurrent)
         dispatcher = JSONRPCDispatcher(
             methods: methods, authenticator: RegistryAuthenticator(service: service), limits: limits,
-            observer: ServerObserver(metrics: metrics, log: log), offload: offload, contract: .registry)
+            observer: ServerObserver(metrics: metrics, log: log), offload: offload, contract: .registry,
+            signIns: signIns)
         let cacheControl = "public, max-age=\(cacheMaxAge)"
         let router = RegistryRoutes.router(
             RegistryRoutes.Endpoints(
@@ -47,6 +53,20 @@ public final class RegistryServer: Sendable {
                 readiness: { service.isReady() }, metrics: metrics, build: build))
         http = HTTPServer(configuration: configuration, router: router, metrics: metrics, log: log)
         Self.registerGauges(metrics, service: service)
+        Self.registerSignInCounters(metrics, signIns: signIns)
+    }
+
+    private static func registerSignInCounters(_ metrics: ServerMetrics, signIns: SignInLimiter) {
+        metrics.registerCounter(
+            "routereg_sign_in_failures_total",
+            help: "Calls whose bearer token authenticated nobody (unknown, revoked, expired)"
+        ) { [ServerMetrics.Sample(value: Double(signIns.failures))] }
+        metrics.registerCounter(
+            "routereg_sign_in_lockouts_total", help: "Client addresses locked out by the failed sign-in limit (bursts)"
+        ) { [ServerMetrics.Sample(value: Double(signIns.lockouts))] }
+        metrics.registerCounter(
+            "routereg_sign_in_limited_total", help: "Failed sign-ins answered RESOURCE_EXHAUSTED (HTTP 429)"
+        ) { [ServerMetrics.Sample(value: Double(signIns.refusals))] }
     }
 
     /// Where the web console is served, when it is.

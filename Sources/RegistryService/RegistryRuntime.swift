@@ -103,6 +103,7 @@ public final class RegistryRuntime: Sendable {
         service.flushPersistedSnapshot()
         // A graceful stop writes every click counted (RELIABILITY.md: what a crash can lose).
         service.flushClicks(deadline: .now + .seconds(5))
+        service.flushTokenUses(deadline: .now + .seconds(5))
     }
 
     /// The monitor loop: one poll per interval until stopped.
@@ -144,6 +145,7 @@ public final class RegistryRuntime: Sendable {
             if up, service.readOnlyReason == nil, lastClickFlush.duration(to: .now) >= options.clickFlushInterval {
                 lastClickFlush = .now
                 service.flushClicks(deadline: .now + options.probeTimeout)
+                service.flushTokenUses(deadline: .now + options.probeTimeout)
             }
             if up, options.verifyInterval > .zero, lastVerify.duration(to: .now) >= options.verifyInterval {
                 lastVerify = .now

@@ -31,9 +31,12 @@ extension RegistryService {
         }
     }
 
-    public func listApps(_ page: PageRequest) throws(RegistryError) -> API.AppsList.Output {
+    /// `Apps.List`; with `scope` (a scoped token's apps), only those apps.
+    public func listApps(_ page: PageRequest, within scope: [String]? = nil) throws(RegistryError)
+        -> API.AppsList.Output
+    {
         try mapped {
-            let result = try store.read { tx in try store.apps.list(page, in: tx) }
+            let result = try store.read { tx in try store.apps.list(page, within: scope, in: tx) }
             return API.AppsList.Output(result, Self.resource)
         }
     }
@@ -103,14 +106,17 @@ extension RegistryService {
         }
     }
 
-    public func listDomains(app: String?, _ page: PageRequest) throws(RegistryError) -> API.DomainsList.Output {
+    /// `Domains.List`; with `scope` (a scoped token's apps), only the domains one of them answers for.
+    public func listDomains(app: String?, _ page: PageRequest, within scope: [String]? = nil) throws(RegistryError)
+        -> API.DomainsList.Output
+    {
         try mapped {
             if let app {
                 // Domains per app are few: filter the full list rather than paging a join.
                 let all = try store.read { tx in try store.domains.all(in: tx) }.filter { $0.value.apps.contains(app) }
                 return API.DomainsList.Output(items: all.map(Self.resource), nextPageToken: "")
             }
-            let result = try store.read { tx in try store.domains.list(page, in: tx) }
+            let result = try store.read { tx in try store.domains.list(page, within: scope, in: tx) }
             return API.DomainsList.Output(result, Self.resource)
         }
     }

@@ -49,7 +49,8 @@ extension RegistryService {
             let created = try self.store.links.create(
                 try self.drawCodes(checked, in: tx), app: app, by: caller.actor, in: tx)
             return Mutation(
-                value: created.map(Self.view), before: nil, after: created.map { $0.link }, change: .nothing)
+                value: created.map(Self.view), before: nil, after: created.map { $0.link }, change: .nothing,
+                apps: [app])
         }.value
         refreshLinksAfterWrite()
         return stored
@@ -91,10 +92,14 @@ extension RegistryService {
     }
 
     /// `Links.List`.
-    public func listLinks(_ input: API.LinksList.Input) throws(RegistryError) -> API.LinksList.Output {
+    /// `Links.List`; with `scope` (a scoped token's apps), only their links.
+    public func listLinks(_ input: API.LinksList.Input, within scope: [String]? = nil) throws(RegistryError)
+        -> API.LinksList.Output
+    {
         try mapped {
             let page = try store.read { tx in
-                try store.links.list(app: input.filter.app, text: input.filter.text, input.page, in: tx)
+                try store.links.list(
+                    app: input.filter.app, text: input.filter.text, input.page, within: scope, in: tx)
             }
             return API.LinksList.Output(items: page.items.map(Self.view), nextPageToken: page.nextPageToken ?? "")
         }

@@ -19,12 +19,19 @@ extension RegistryService {
         var before: (any Encodable)?
         var after: (any Encodable)?
         var change: RegistryChange?
+        /// The apps the write touched, for its audit entry (whose tokens see it); nil: derived from the
+        /// resource name (`auditApps`).
+        var apps: [String]?
 
-        init(value: Value, before: (any Encodable)?, after: (any Encodable)?, change: RegistryChange? = nil) {
+        init(
+            value: Value, before: (any Encodable)?, after: (any Encodable)?, change: RegistryChange? = nil,
+            apps: [String]? = nil
+        ) {
             self.value = value
             self.before = before
             self.after = after
             self.change = change
+            self.apps = apps
         }
     }
 
@@ -49,7 +56,7 @@ extension RegistryService {
         do {
             return try rebuildLock.withLock(until: deadline) { () throws(RegistryError) -> WriteOutcome<Value> in
                 try writeLocked(
-                    caller, method: method, resource: resource.description, cause: "\(method) \(about)",
+                    caller, method: method, resource: resource, cause: "\(method) \(about)",
                     ruleLint: ruleLint,
                     deadline: deadline,
                     body)
@@ -67,9 +74,10 @@ extension RegistryService {
 
     /// `write`; the caller holds `rebuildLock`.
     private func writeLocked<Value: Codable & Sendable>(
-        _ caller: Caller, method: String, resource: String, cause: String, ruleLint: Bool,
+        _ caller: Caller, method: String, resource name: ResourceName, cause: String, ruleLint: Bool,
         deadline: ContinuousClock.Instant, _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
+        let resource = name.description
         var afterWrite: SnapshotBuilder.Reuse?
         let writeToken = UUID().uuidString.lowercased()
         let key = caller.idempotencyKey
@@ -100,7 +108,8 @@ extension RegistryService {
                             outcome,
                             before: try mutation.before.map { try SQLJSON(encoding: $0) },
                             after: try mutation.after.map { try SQLJSON(encoding: $0) },
-                            outcome: key == nil ? nil : try SQLJSON(encoding: outcome))
+                            outcome: key == nil ? nil : try SQLJSON(encoding: outcome),
+                            apps: mutation.apps ?? auditApps(name, after: registry))
                     })
             } catch let replay as Replayed {
                 return .replayed(replay.outcome)
@@ -120,6 +129,23 @@ extension RegistryService {
             options.log("snapshot: refresh after \(method) failed (\(error))")
         }
         return outcome
+    }
+
+    /// The apps a write to `resource` touched, as its audit entry records them: the app a resource lies
+    /// under, a domain's apps before and after the write, a link's app; nil for anything else (tokens say
+    /// their own).
+    func auditApps(_ resource: ResourceName, after registry: Registry) -> [String]? {
+        func domainApps(_ host: String) -> [String]? {
+            let apps = Set(
+                (snapshot.registry.domains + registry.domains).filter { $0.host.lowercased() == host }.flatMap(\.apps))
+            return apps.isEmpty ? nil : apps.sorted()
+        }
+        switch resource {
+        case .app(let app), .routes(let app), .route(let app, _), .release(let app, _, _): return [app]
+        case .domain(let host), .revisions(let host), .revision(let host, _), .links(let host): return domainApps(host)
+        case .link(let host, let code): return links.link(domain: host, code: code).map { [$0.app] } ?? domainApps(host)
+        case .token: return nil
+        }
     }
 
     /// The registry as `tx` sees it after the body ran: the current snapshot's with `change` applied when the

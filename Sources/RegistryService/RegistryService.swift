@@ -72,6 +72,8 @@ public final class RegistryService: Sendable {
     public let links = LinkIndex()
     /// Clicks counted since the last flush (`ClickCounter`).
     public let clicks = ClickCounter()
+    /// Tokens' last uses since the last flush (`TokenUses`).
+    public let tokenUses = TokenUses()
     /// A snapshot was built from the database at least once (not only read from the persisted file).
     private let loadedFromDatabase = Atomic<Bool>(false)
 

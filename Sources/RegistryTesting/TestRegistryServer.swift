@@ -1,6 +1,7 @@
 import Foundation
 import RegistryAPI
 import HTTPServing
+import JSONRPC
 import RegistryService
 import RouteCore
 import RouteStore
@@ -22,12 +23,13 @@ public final class TestRegistryServer: Sendable {
 
     /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
     /// `maxSnapshotAge`, `readOnly` and `runtime` are the server's settings (`routereg serve` flags); `log`
-    /// receives the runtime's and service's lines.
+    /// receives the runtime's and service's lines; `signInLimit` the failed sign-in limit (the server's default
+    /// unless a suite that sends many bad tokens on purpose loosens it).
     public init(
         suite: String, database: TestDatabase? = nil, snapshotFile: URL? = nil,
         maxSnapshotAge: Duration = .seconds(300), readOnly: Bool = false,
         runtime runtimeOptions: RegistryRuntime.Options = RegistryRuntime.Options(), cacheMaxAge: Int = 300,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        signInLimit: SignInLimiter.Policy = SignInLimiter.Policy(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
@@ -41,7 +43,7 @@ public final class TestRegistryServer: Sendable {
         try runtime.start()
         server = RegistryServer(
             service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
-            cacheMaxAge: cacheMaxAge, log: .silent)
+            cacheMaxAge: cacheMaxAge, log: .silent, signInLimit: signInLimit)
         try server.start()
     }
 

@@ -43,7 +43,7 @@ public final class Store: Sendable {
             let result = try body(tx)
             let entry = try audit.append(
                 actor: actor, method: method, resource: resource, before: result.before, after: result.after,
-                requestID: requestID, writeToken: writeToken, in: tx)
+                requestID: requestID, writeToken: writeToken, apps: result.apps, in: tx)
             if let idempotencyKey, let outcome = result.outcome {
                 try writeRequests.record(
                     actor: actor, method: method, requestID: idempotencyKey, outcome: outcome, auditID: entry.id,
@@ -61,6 +61,13 @@ public final class Store: Sendable {
     public func addClicks(_ counts: [ClickKey: Int], deadline: ContinuousClock.Instant? = nil) throws {
         guard !counts.isEmpty else { return }
         try database.withTransaction(deadline: deadline) { tx in try clicks.add(counts, in: tx) }
+    }
+
+    /// Records tokens' last uses in a transaction of their own (like clicks: no lock, no audit entry, no
+    /// notification), within `deadline`.
+    public func recordTokenUses(_ uses: [String: Date], deadline: ContinuousClock.Instant? = nil) throws {
+        guard !uses.isEmpty else { return }
+        try database.withTransaction(deadline: deadline) { tx in try tokens.recordUses(uses, in: tx) }
     }
 
     /// Runs `body` in a read-only transaction that sees one snapshot throughout, within `deadline`.
@@ -91,16 +98,19 @@ public struct WriteResult<Value> {
     public var change: ChangeNotice?
     /// What a retry with the same idempotency key is answered (JSON), when the write has a key.
     public var outcome: SQLJSON?
+    /// The apps the write touched (its audit entry's `apps`): whose scoped tokens see the entry.
+    public var apps: [String]?
 
     public init(
         _ value: Value, before: SQLJSON? = nil, after: SQLJSON? = nil, change: ChangeNotice? = nil,
-        outcome: SQLJSON? = nil
+        outcome: SQLJSON? = nil, apps: [String]? = nil
     ) {
         self.value = value
         self.before = before
         self.after = after
         self.change = change
         self.outcome = outcome
+        self.apps = apps
     }
 }
 

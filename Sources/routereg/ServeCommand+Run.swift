@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import RegistryAPI
 import HTTPServing
+import JSONRPC
 import RegistryConsole
 import RegistryService
 import RouteCore
@@ -53,7 +54,8 @@ extension ServeCommand {
                 connectionMemoryLimit: options.connectionMemoryKiB * 1024),
             cacheMaxAge: options.cacheMaxAge, log: requestLog, console: true,
             build: BuildInfo(
-                version: MiscCommands.version, commit: BuildInfo.commit(besideExecutable: CommandLine.arguments[0])))
+                version: MiscCommands.version, commit: BuildInfo.commit(besideExecutable: CommandLine.arguments[0])),
+            signInLimit: SignInLimiter.Policy(maxFailures: options.signInLimit == 0 ? .max : options.signInLimit))
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
         // Written unbuffered: scripts and tests wait for this line to learn the port.

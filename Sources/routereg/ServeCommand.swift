@@ -17,6 +17,8 @@ enum ServeCommand {
             ROUTEREG_ADMIN_TOKEN seeds an admin token; in embedded mode one is generated into the data directory.
             --per-ip-limit caps simultaneous connections per client address (0, the default, for none: behind a
             load balancer every connection comes from the balancer).
+            --sign-in-limit: failed sign-ins (a wrong, revoked or expired token) per client address per minute before
+            its further failures are answered 429 for a minute (default 10; 0 for no limit). Valid tokens are served.
             --read-only serves reads and refuses writes (FAILED_PRECONDITION), for a server on a hot standby (also
             detected with pg_is_in_recovery()); it checks the schema instead of migrating and polls for changes.
             --request-timeout is the deadline of a write whose client sent no X-Request-Timeout-Ms (default 10000).
@@ -40,6 +42,8 @@ enum ServeCommand {
             .value("threads", "N", "request threads, 1...256 (default \(defaultThreads): one per core)"),
             .value("cache-max-age", "SECONDS", "max-age of the well-known files, 0...31536000 (default 300)"),
             .value("per-ip-limit", "N", "simultaneous connections per client address, 0...100000 (default 0: none)"),
+            .value(
+                "sign-in-limit", "N", "failed sign-ins per client address a minute, 0...100000 (default 10; 0: none)"),
             .value("access-log", "PATH|-", "append the request log to PATH, or - for standard output"),
             .bool("quiet", "no request log"),
             .bool("read-only", "serve reads and refuse writes (hot standby)"),
@@ -61,6 +65,7 @@ enum ServeCommand {
         var threads = defaultThreads
         var cacheMaxAge = 300
         var perIPLimit = 0
+        var signInLimit = 10
         var quiet = false
         var readOnly = false
         var requestTimeoutMs = 10_000
@@ -106,6 +111,7 @@ enum ServeCommand {
         options.threads = try number("threads", 1...256, default: options.threads)
         options.cacheMaxAge = try number("cache-max-age", 0...31_536_000, default: options.cacheMaxAge)
         options.perIPLimit = try number("per-ip-limit", 0...100_000, default: options.perIPLimit)
+        options.signInLimit = try number("sign-in-limit", 0...100_000, default: options.signInLimit)
         options.quiet = arguments.bool("quiet")
         options.readOnly = arguments.bool("read-only")
         options.requestTimeoutMs = try number("request-timeout", 100...600_000, default: options.requestTimeoutMs)

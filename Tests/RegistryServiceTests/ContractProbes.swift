@@ -42,6 +42,8 @@ struct ContractProbes {
     static let samples = [
         "a", "5", "/a", "5.12.0", "m.badoo.com", "ABCDE12345.com.badoo.Badoo", "com.badoo.mobile",
         Array(repeating: "AB", count: 32).joined(separator: ":"), "https://m.badoo.com/", "food", "x_1",
+        // An RFC 3339 time in the future, at the longest the pattern admits (nanoseconds and an offset).
+        "2099-12-31T23:59:59.123456789+01:00",
     ]
 
     let schemas: [String: Any]

@@ -122,6 +122,7 @@ import HTTPServing
         switch reply {
         case .json(let bytes): String(decoding: bytes, as: UTF8.self)
         case .noContent: "204"
+        case .limited(let bytes, let seconds): "429 \(seconds) " + String(decoding: bytes, as: UTF8.self)
         }
     }
 }

@@ -161,25 +161,25 @@ struct RegistryServiceUseCaseTests {
 
     @Test func tokensAuthenticateByRoleUntilRevoked() throws {
         #expect(
-            service.authenticate(secret: ServiceFixture.adminSecret)
+            try service.authenticate(secret: ServiceFixture.adminSecret)
                 == Principal(id: RegistryService.bootstrapActor, role: .admin))
-        #expect(service.authenticate(secret: ServiceFixture.adminSecret + "x") == nil)
-        #expect(service.authenticate(secret: "") == nil)
+        #expect(try service.authenticate(secret: ServiceFixture.adminSecret + "x") == nil)
+        #expect(try service.authenticate(secret: "") == nil)
 
         let releaser = try service.createToken(.init(displayName: "CI", role: .releaser), by: admin)
         let reader = try service.createToken(.init(displayName: "Dashboard", role: .reader), by: admin)
         #expect(releaser.secret.hasPrefix("rr_") && releaser.secret != reader.secret)
-        let asReleaser = try #require(service.authenticate(secret: releaser.secret))
+        let asReleaser = try #require(try service.authenticate(secret: releaser.secret))
         #expect(asReleaser == Principal(id: releaser.token.id, role: .releaser))
-        #expect(service.authenticate(secret: reader.secret) == Principal(id: reader.token.id, role: .reader))
+        #expect(try service.authenticate(secret: reader.secret) == Principal(id: reader.token.id, role: .reader))
         // What the roles allow: a releaser publishes but does not manage tokens; a reader only reads.
         #expect(asReleaser.role >= API.ReleasesPublish.access && asReleaser.role < API.TokensCreate.access)
         #expect(Access.reader >= API.AuditList.access && Access.reader < API.RoutesCreate.access)
 
         let revoked = try service.revokeToken(releaser.token.id, by: admin)
         #expect(revoked.revokeTime != nil)
-        #expect(service.authenticate(secret: releaser.secret) == nil)
-        #expect(service.authenticate(secret: reader.secret)?.role == .reader)
+        #expect(try service.authenticate(secret: releaser.secret) == nil)
+        #expect(try service.authenticate(secret: reader.secret)?.role == .reader)
         // Only hashes are stored: no audit entry holds a secret.
         let audit = try fixture.audit()
         #expect(audit.map(\.method) == [API.TokensRevoke.name, API.TokensCreate.name, API.TokensCreate.name])

@@ -73,6 +73,38 @@ struct AuditAndTokenRepositoryTests {
                 "SELECT column_name FROM information_schema.columns WHERE table_name = \("tokens") ORDER BY column_name"
             ).map { try $0.string("column_name") }
         }
-        #expect(columns == ["created_at", "display_name", "id", "revoked_at", "role", "secret_sha256"])
+        // No column can hold a secret: only its hash, and since 0006 a token's scope, expiry and last use.
+        #expect(
+            columns == [
+                "apps", "created_at", "display_name", "expires_at", "id", "last_used_at", "revoked_at", "role",
+                "secret_sha256",
+            ])
+    }
+
+    @Test func scopesExpiryAndLastUseAreStored() throws {
+        let tokens = TokenRepository()
+        let expiry = Date(timeIntervalSince1970: 2_000_000_000)
+        let scoped = try fixture.tx {
+            try tokens.create(
+                id: "scoped", role: .releaser, secretSHA256: hash(7), displayName: "alpha ci", apps: ["alpha"],
+                expiresAt: expiry, in: $0)
+        }
+        #expect(scoped.apps == ["alpha"] && scoped.expiresAt == expiry && scoped.isRestricted)
+        let active = try fixture.tx { try tokens.active(in: $0) }
+        #expect(
+            active.values.first { $0.id == "scoped" }
+                == ActiveToken(id: "scoped", role: .releaser, apps: ["alpha"], expiresAt: expiry))
+        // A use is recorded in a batch, and a later batch with an older time does not move it back.
+        let used = Date(timeIntervalSince1970: 1_900_000_000)
+        try fixture.tx { try tokens.recordUses(["scoped": used, "ghost": used], in: $0) }
+        try fixture.tx { try tokens.recordUses(["scoped": used.addingTimeInterval(-60)], in: $0) }
+        #expect(try fixture.tx { try tokens.get("scoped", in: $0) }?.lastUsedAt == used)
+        // Within a scope: only the tokens whose apps all lie in it (never an all-apps token).
+        _ = try fixture.tx {
+            try tokens.create(id: "everything", role: .reader, secretSHA256: hash(8), displayName: nil, in: $0)
+        }
+        let listed = try fixture.tx { try tokens.list(within: ["alpha", "beta"], in: $0) }.items.map(\.id)
+        #expect(listed.contains("scoped") && !listed.contains("everything"))
+        #expect(try fixture.tx { try tokens.list(within: ["beta"], in: $0) }.items.isEmpty)
     }
 }

@@ -122,5 +122,22 @@ struct ReadmeWalkthroughTests {
             "Links.Resolve", ["url": "https://go.badoo.com/lookalikes", "platform": "ios", "version": "5.12.0"],
             token: nil)
         #expect(resolved["minVersion"] as? String == "5.12.1" && resolved["minVersionSource"] as? String == "link")
+
+        // Tokens: scoped to badoo, expiring; the list shows them with their apps and expiry.
+        var secrets: [String] = []
+        for line in try Self.block(after: "## Tokens") {
+            #expect(line.hasPrefix("routereg "), "a README line this test does not know how to run: \(line)")
+            let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+            if line.contains("token create") {
+                secrets += result.stdout.split(separator: "\n").last.map { [String($0)] } ?? []
+            }
+            if line.contains("token list") {
+                #expect(result.stdout.contains("badoo-ci") && result.stdout.contains("2030-12-31"), "\(result.stdout)")
+            }
+        }
+        #expect(secrets.count == 2 && secrets.allSatisfy { $0.hasPrefix("rr_") })
+        let scoped = try await server.result("Tokens.WhoAmI", [:], token: secrets[0])
+        #expect(scoped["apps"] as? [String] == ["badoo"] && scoped["role"] as? String == "releaser")
     }
 }

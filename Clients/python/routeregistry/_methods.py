@@ -243,22 +243,22 @@ class _Methods:
         return cast("MatrixGetResult", self._call("Matrix.Get", params, timeout))
 
     def tokens_create(self, token: TokensCreateToken, *, timeout: Optional[float] = None) -> TokensCreateResult:
-        """Creates an API token; its secret is returned once. (`Tokens.Create`, admin)."""
+        """Creates an API token; its secret is returned once. A token limited to some apps may create ... (`Tokens.Create`, admin)."""
         params: Dict[str, Any] = {"token": token}
         return cast("TokensCreateResult", self._call("Tokens.Create", params, timeout))
 
     def tokens_list(self, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> TokensListResult:
-        """Lists tokens (never their secrets). (`Tokens.List`, admin)."""
+        """Lists tokens (never their secrets) with role, apps, expiry and last use; a token limited to ... (`Tokens.List`, admin)."""
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("TokensListResult", self._call("Tokens.List", params, timeout))
 
     def tokens_revoke(self, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Token:
-        """Revokes a token. (`Tokens.Revoke`, admin)."""
+        """Revokes a token; a token limited to some apps may revoke only tokens within them. (`Tokens.Revoke`, admin)."""
         params: Dict[str, Any] = {"id": id, "requestId": request_id}
         return cast("Token", self._call("Tokens.Revoke", params, timeout))
 
     def tokens_who_am_i(self, *, timeout: Optional[float] = None) -> TokensWhoAmIResult:
-        """Who the bearer token is: its id and role (a console hides what the role may not do). (`Tokens.WhoAmI`, reader)."""
+        """Who the bearer token is: its id, role, apps and expiry (a console hides what the token may ... (`Tokens.WhoAmI`, reader)."""
         params: Dict[str, Any] = {}
         return cast("TokensWhoAmIResult", self._call("Tokens.WhoAmI", params, timeout))
 
@@ -475,22 +475,22 @@ class _AsyncMethods:
         return cast("MatrixGetResult", await self._call("Matrix.Get", params, timeout))
 
     async def tokens_create(self, token: TokensCreateToken, *, timeout: Optional[float] = None) -> TokensCreateResult:
-        """Creates an API token; its secret is returned once. (`Tokens.Create`, admin)."""
+        """Creates an API token; its secret is returned once. A token limited to some apps may create ... (`Tokens.Create`, admin)."""
         params: Dict[str, Any] = {"token": token}
         return cast("TokensCreateResult", await self._call("Tokens.Create", params, timeout))
 
     async def tokens_list(self, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> TokensListResult:
-        """Lists tokens (never their secrets). (`Tokens.List`, admin)."""
+        """Lists tokens (never their secrets) with role, apps, expiry and last use; a token limited to ... (`Tokens.List`, admin)."""
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("TokensListResult", await self._call("Tokens.List", params, timeout))
 
     async def tokens_revoke(self, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Token:
-        """Revokes a token. (`Tokens.Revoke`, admin)."""
+        """Revokes a token; a token limited to some apps may revoke only tokens within them. (`Tokens.Revoke`, admin)."""
         params: Dict[str, Any] = {"id": id, "requestId": request_id}
         return cast("Token", await self._call("Tokens.Revoke", params, timeout))
 
     async def tokens_who_am_i(self, *, timeout: Optional[float] = None) -> TokensWhoAmIResult:
-        """Who the bearer token is: its id and role (a console hides what the role may not do). (`Tokens.WhoAmI`, reader)."""
+        """Who the bearer token is: its id, role, apps and expiry (a console hides what the token may ... (`Tokens.WhoAmI`, reader)."""
         params: Dict[str, Any] = {}
         return cast("TokensWhoAmIResult", await self._call("Tokens.WhoAmI", params, timeout))
 

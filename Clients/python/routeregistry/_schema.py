@@ -301,11 +301,17 @@ class TokensCreateResult(TypedDict):
     secret: str
 
 
-class TokensCreateToken(TypedDict):
-    """TokensCreateToken"""
-
+class _TokensCreateTokenRequired(TypedDict):
     displayName: str
     role: Role
+
+
+class TokensCreateToken(_TokensCreateTokenRequired, total=False):
+    """TokensCreateToken"""
+
+    apps: TokenApps
+    #: When it stops working, RFC 3339 (2026-12-31T23:59:59Z); in the future, and no later than the ...
+    expiresAt: str
 
 
 class _TokensListResultRequired(TypedDict):
@@ -318,14 +324,18 @@ class TokensListResult(_TokensListResultRequired, total=False):
     nextPageToken: NextPageToken
 
 
-class TokensWhoAmIResult(TypedDict):
-    """TokensWhoAmIResult"""
-
-    #: tokens/{id}
+class _TokensWhoAmIResultRequired(TypedDict):
     name: str
-    #: The token's id: the actor the audit log records (bootstrap-admin for the seeded admin token).
     id: str
     role: Role
+
+
+class TokensWhoAmIResult(_TokensWhoAmIResultRequired, total=False):
+    """TokensWhoAmIResult"""
+
+    apps: TokenApps
+    #: When the token stops working; absent: never.
+    expiresAt: Optional[str]
 
 
 class _AuditListResultRequired(TypedDict):
@@ -791,13 +801,18 @@ class _TokenRequired(TypedDict):
 
 
 class Token(_TokenRequired, total=False):
-    """An API credential, without its secret."""
+    """An API credential, without its secret: its role, the apps it may act on (absent: every app), ..."""
 
     displayName: str
     #: RFC 3339 timestamp, UTC.
     createTime: str
     #: RFC 3339 timestamp, UTC.
     revokeTime: Optional[str]
+    apps: TokenApps
+    #: When it stops authenticating (RFC 3339, UTC); absent: never.
+    expiresAt: Optional[str]
+    #: When it last authenticated a call (RFC 3339, UTC), to within a few seconds: uses are ...
+    lastUsedAt: Optional[str]
 
 
 class _AuditEntryRequired(TypedDict):
@@ -1018,6 +1033,9 @@ AssetlinksDocument = List[AssetlinksDocumentItem]
 RequestId = str
 
 
+TokenApps = List[Identifier]
+
+
 __all__ = [
     "AASAComponent",
     "AASADocument",
@@ -1109,6 +1127,7 @@ __all__ = [
     "SwitchedOff",
     "SwitchedOffOutput",
     "Token",
+    "TokenApps",
     "TokensCreateResult",
     "TokensCreateToken",
     "TokensListResult",

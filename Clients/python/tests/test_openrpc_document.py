@@ -11,7 +11,7 @@ from conftest import AASA_SCHEMA, ASSETLINKS_SCHEMA, CONFORMANCE
 
 ACCESS = {"public", "reader", "releaser", "admin"}
 GRPC = {3: "INVALID_ARGUMENT", 4: "DEADLINE_EXCEEDED", 5: "NOT_FOUND", 6: "ALREADY_EXISTS", 7: "PERMISSION_DENIED",
-        9: "FAILED_PRECONDITION", 10: "ABORTED", 13: "INTERNAL", 14: "UNAVAILABLE", 16: "UNAUTHENTICATED"}
+        8: "RESOURCE_EXHAUSTED", 9: "FAILED_PRECONDITION", 10: "ABORTED", 13: "INTERNAL", 14: "UNAVAILABLE", 16: "UNAUTHENTICATED"}
 
 
 def validator(openrpc, schema):
@@ -64,7 +64,8 @@ def test_methods_are_unique_and_fully_described(openrpc):
         for error in method["errors"]:
             assert GRPC[error["code"]] == error["message"]
         if method["x-access"] != "public":
-            assert {7, 16} <= set(codes), method["name"]
+            # A token's role or apps (7), a missing or expired token (16), the failed sign-in limit (8).
+            assert {7, 8, 16} <= set(codes), method["name"]
         for param in method["params"]:
             assert re.match(r"^[a-z][A-Za-z]*$", param["name"])
             assert isinstance(param["required"], bool)

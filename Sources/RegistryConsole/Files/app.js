@@ -35,7 +35,8 @@ let current = null; // { page, refresh, stop }
 let stopLive = () => {};
 
 onError((error) => {
-  if (error.code === 16 && ctx.me) signOut("Your token is no longer valid: sign in again.");
+  // An expired token is told when it expired: say so rather than only that it is invalid.
+  if (error.code === 16 && ctx.me) signOut(`Your token is no longer valid (${error.message}): sign in again.`);
 });
 
 async function signIn(token) {
@@ -51,6 +52,10 @@ async function signIn(token) {
   if (!ctx.apps.some((a) => a.id === ctx.app)) ctx.app = ctx.apps[0]?.id ?? "";
   document.getElementById("who-id").textContent = ctx.me.id;
   document.getElementById("who-role").textContent = ctx.me.role;
+  // A token limited to some apps sees only those (the server filters every list); say which.
+  const scope = document.getElementById("who-scope");
+  scope.textContent = ctx.me.apps ? `apps: ${ctx.me.apps.join(", ")}` : "";
+  scope.hidden = !ctx.me.apps;
   document.body.dataset.role = ctx.me.role;
   document.getElementById("nav").hidden = false;
   document.getElementById("who").hidden = false;

@@ -87,7 +87,9 @@ enum SnapshotBuilder {
     }
 
     private static func activeTokens(_ store: Store, _ tx: Transaction) throws -> [String: Principal] {
-        try store.tokens.active(in: tx).mapValues { Principal(id: $0.id, role: $0.role) }
+        try store.tokens.active(in: tx).mapValues {
+            Principal(id: $0.id, role: $0.role, apps: $0.apps, expiresAt: $0.expiresAt)
+        }
     }
 }
 

@@ -2,12 +2,19 @@ extension API {
     public enum TokensCreate: RPCMethodDescriptor {
         public static let name = "Tokens.Create"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope { .newToken(apps: input.token.apps) }
         public struct NewToken: Codable, Sendable {
             public var displayName: String
             public var role: Access
-            public init(displayName: String, role: Access) {
+            /// The apps it may act on (at least one); absent: every app.
+            public var apps: [String]?
+            /// When it stops working (RFC 3339); absent: never.
+            public var expiresAt: String?
+            public init(displayName: String, role: Access, apps: [String]? = nil, expiresAt: String? = nil) {
                 self.displayName = displayName
                 self.role = role
+                self.apps = apps
+                self.expiresAt = expiresAt
             }
         }
         /// No `requestId`: replaying the first outcome would mean storing the token's secret, which the server
@@ -30,6 +37,7 @@ extension API {
     public enum TokensList: RPCMethodDescriptor, PageKey {
         public static let name = "Tokens.List"
         public static let access = Access.admin
+        public static func scope(_ _: Input) -> CallScope { .list(app: nil) }
         public typealias Input = PageRequest
         public typealias Output = Page<TokensList, TokenResource>
         public static let items = "tokens"
@@ -38,6 +46,7 @@ extension API {
     public enum TokensRevoke: RPCMethodDescriptor {
         public static let name = "Tokens.Revoke"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope { .token(input.id) }
         public struct Params: Codable, Sendable {
             public var id: String
             public init(id: String) { self.id = id }
@@ -50,6 +59,7 @@ extension API {
     public enum TokensWhoAmI: RPCMethodDescriptor {
         public static let name = "Tokens.WhoAmI"
         public static let access = Access.reader
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public typealias Input = Empty
         public struct Output: Codable, Sendable, Hashable {
             /// `tokens/{id}`.
@@ -57,10 +67,16 @@ extension API {
             /// The token's id, the actor the audit log records (`bootstrap-admin` for the seeded token).
             public var id: String
             public var role: Access
-            public init(id: String, role: Access) {
+            /// The apps the token may act on; absent: every app.
+            public var apps: [String]?
+            /// When the token stops working; absent: never.
+            public var expiresAt: String?
+            public init(id: String, role: Access, apps: [String]? = nil, expiresAt: String? = nil) {
                 self.name = ResourceName.token(id).description
                 self.id = id
                 self.role = role
+                self.apps = apps
+                self.expiresAt = expiresAt
             }
         }
     }
@@ -68,6 +84,7 @@ extension API {
     public enum AuditList: RPCMethodDescriptor, PageKey {
         public static let name = "Audit.List"
         public static let access = Access.reader
+        public static func scope(_ _: Input) -> CallScope { .list(app: nil) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
             public var resource: String?
@@ -80,6 +97,7 @@ extension API {
     public enum MatrixGet: RPCMethodDescriptor {
         public static let name = "Matrix.Get"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Input: Codable, Sendable {
             public var app: String
             public var platform: Platform

@@ -5,6 +5,7 @@ extension API {
     public enum AppsCreate: RPCMethodDescriptor {
         public static let name = "Apps.Create"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope { .app(input.app.id) }
         public struct Params: Codable, Sendable {
             public var app: App
             public init(app: App) { self.app = app }
@@ -16,6 +17,7 @@ extension API {
     public enum AppsGet: RPCMethodDescriptor {
         public static let name = "Apps.Get"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Input: Codable, Sendable {
             public var app: String
             public init(app: String) { self.app = app }
@@ -26,6 +28,7 @@ extension API {
     public enum AppsList: RPCMethodDescriptor, PageKey {
         public static let name = "Apps.List"
         public static let access = Access.reader
+        public static func scope(_ _: Input) -> CallScope { .list(app: nil) }
         public typealias Input = PageRequest
         public typealias Output = Page<AppsList, Resource<App>>
         public static let items = "apps"
@@ -34,6 +37,7 @@ extension API {
     public enum AppsUpdate: RPCMethodDescriptor {
         public static let name = "Apps.Update"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope { .app(input.app.id) }
         public struct Params: Codable, Sendable {
             public var app: App
             public var etag: String?
@@ -49,6 +53,7 @@ extension API {
     public enum AppsDelete: RPCMethodDescriptor {
         public static let name = "Apps.Delete"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
             public var etag: String?
@@ -64,6 +69,9 @@ extension API {
     public enum DomainsCreate: RPCMethodDescriptor {
         public static let name = "Domains.Create"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope {
+            .newDomain(apps: input.domain.apps, aliasOf: input.domain.aliasOf)
+        }
         public struct Params: Codable, Sendable {
             public var domain: Domain
             public init(domain: Domain) { self.domain = domain }
@@ -75,6 +83,7 @@ extension API {
     public enum DomainsGet: RPCMethodDescriptor {
         public static let name = "Domains.Get"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .domain(input.host) }
         public struct Input: Codable, Sendable {
             public var host: String
             public init(host: String) { self.host = host }
@@ -85,6 +94,7 @@ extension API {
     public enum DomainsList: RPCMethodDescriptor, PageKey {
         public static let name = "Domains.List"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .list(app: input.filter.app) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
             public var app: String?
@@ -97,6 +107,7 @@ extension API {
     public enum DomainsDelete: RPCMethodDescriptor {
         public static let name = "Domains.Delete"
         public static let access = Access.admin
+        public static func scope(_ input: Input) -> CallScope { .domain(input.host) }
         public struct Params: Codable, Sendable {
             public var host: String
             public var etag: String?

@@ -2,6 +2,7 @@ extension API {
     public enum AssociationsGet: RPCMethodDescriptor {
         public static let name = "Associations.Get"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var host: String
             public var kind: DocumentKind?
@@ -38,6 +39,7 @@ extension API {
     public enum AssociationsListRevisions: RPCMethodDescriptor, PageKey {
         public static let name = "Associations.ListRevisions"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
             public var host: String
@@ -54,6 +56,7 @@ extension API {
     public enum AssociationsDiff: RPCMethodDescriptor {
         public static let name = "Associations.Diff"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var host: String
             public var kind: DocumentKind?
@@ -72,6 +75,7 @@ extension API {
     public enum AssociationsPreview: RPCMethodDescriptor {
         public static let name = "Associations.Preview"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public enum Action: String, Codable, Sendable { case publish, retire }
         public struct Input: Codable, Sendable {
             public var app: String
@@ -116,6 +120,7 @@ extension API {
     public enum AssociationsWatch: RPCMethodDescriptor {
         public static let name = "Associations.Watch"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var host: String
             public var kind: DocumentKind?
@@ -152,6 +157,7 @@ extension API {
     public enum CanOpenCheck: RPCMethodDescriptor {
         public static let name = "CanOpen.Check"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var app: String
             public var platform: Platform
@@ -170,6 +176,7 @@ extension API {
     public enum CanOpenGetTable: RPCMethodDescriptor {
         public static let name = "CanOpen.GetTable"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var app: String
             public var platform: Platform

@@ -43,6 +43,7 @@ extension API {
     public enum LinksCreate: RPCMethodDescriptor {
         public static let name = "Links.Create"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
             public var link: ShortLink
@@ -58,6 +59,7 @@ extension API {
     public enum LinksBatchCreate: RPCMethodDescriptor {
         public static let name = "Links.BatchCreate"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// Links per call: one transaction, one audit entry.
         public static let maxLinks = 1000
         public struct Params: Codable, Sendable {
@@ -89,6 +91,7 @@ extension API {
     public enum LinksGet: RPCMethodDescriptor {
         public static let name = "Links.Get"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .link(domain: input.domain, code: input.code) }
         public typealias Input = LinkRef
         public typealias Output = LinkView
     }
@@ -96,6 +99,7 @@ extension API {
     public enum LinksList: RPCMethodDescriptor, PageKey {
         public static let name = "Links.List"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .list(app: input.filter.app) }
         public struct Filter: Codable, Sendable, Hashable {
             /// Only this app's links.
             public var app: String?
@@ -114,6 +118,9 @@ extension API {
     public enum LinksUpdate: RPCMethodDescriptor {
         public static let name = "Links.Update"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope {
+            .link(domain: input.link.domain, code: input.link.code)
+        }
         public struct Params: Codable, Sendable {
             /// The link as it should be; `domain` and `code` name it and cannot change.
             public var link: ShortLink
@@ -130,6 +137,7 @@ extension API {
     public enum LinksDelete: RPCMethodDescriptor {
         public static let name = "Links.Delete"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .link(domain: input.domain, code: input.code) }
         public struct Params: Codable, Sendable {
             public var domain: String
             public var code: String
@@ -147,6 +155,7 @@ extension API {
     public enum LinksResolve: RPCMethodDescriptor {
         public static let name = "Links.Resolve"
         public static let access = Access.public
+        public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             /// The short URL (`https://go.badoo.com/summer`).
             public var url: String
@@ -188,6 +197,7 @@ extension API {
     public enum LinksStats: RPCMethodDescriptor {
         public static let name = "Links.Stats"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .link(domain: input.domain, code: input.code) }
         public typealias Input = LinkRef
         public struct Count: Codable, Sendable, Hashable {
             /// `YYYY-MM-DD`, UTC.

@@ -2,6 +2,7 @@ extension API {
     public enum RoutesCreate: RPCMethodDescriptor {
         public static let name = "Routes.Create"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
             public var route: Route
@@ -23,6 +24,7 @@ extension API {
     public enum RoutesBatchCreate: RPCMethodDescriptor {
         public static let name = "Routes.BatchCreate"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// Routes per call: far above what one AASA can hold (Apple's 128 KB), low enough to keep a call's
         /// transaction short.
         public static let maxRoutes = 5000
@@ -49,6 +51,7 @@ extension API {
     public enum RoutesGet: RPCMethodDescriptor {
         public static let name = "Routes.Get"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// A read takes no etag: its own input, so the type says exactly what the document says.
         public struct Input: Codable, Sendable, Hashable {
             public var app: String
@@ -64,6 +67,7 @@ extension API {
     public enum RoutesList: RPCMethodDescriptor, PageKey {
         public static let name = "Routes.List"
         public static let access = Access.reader
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
             public var app: String
@@ -76,6 +80,7 @@ extension API {
     public enum RoutesUpdate: RPCMethodDescriptor {
         public static let name = "Routes.Update"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
             public var route: Route
@@ -93,6 +98,7 @@ extension API {
     public enum RoutesDelete: RPCMethodDescriptor {
         public static let name = "Routes.Delete"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// Names one route of an app.
         public struct Params: Codable, Sendable, Hashable {
             public var app: String
@@ -111,6 +117,7 @@ extension API {
     public enum RoutesReorder: RPCMethodDescriptor {
         public static let name = "Routes.Reorder"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
             /// Every route ID of the app, in the new evaluation order.
@@ -130,6 +137,7 @@ extension API {
     public enum RoutesSwitchOff: RPCMethodDescriptor {
         public static let name = "Routes.SwitchOff"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
             public var route: String
@@ -151,6 +159,7 @@ extension API {
     public enum RoutesSwitchOn: RPCMethodDescriptor {
         public static let name = "Routes.SwitchOn"
         public static let access = Access.releaser
+        public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// `Routes.SwitchOff`'s params without the reason, which only a switch-off records.
         public struct Params: Codable, Sendable {
             public var app: String

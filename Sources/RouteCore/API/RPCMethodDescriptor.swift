@@ -25,6 +25,9 @@ public enum Access: String, Sendable, Hashable, Codable, Comparable, CaseIterabl
 public protocol RPCMethodDescriptor: RPCMethodSignature {
     /// The weakest role allowed to call it.
     static var access: Access { get }
+    /// What a call reaches, which a scoped token's apps must cover: declared here, once per method, and
+    /// checked before its handler runs (no default, so a new method cannot forget it).
+    static func scope(_ input: Input) -> CallScope
 }
 
 /// An empty params object or result (`{}`).

@@ -98,9 +98,17 @@ public struct TokenResource: Codable, Sendable, Hashable {
     public var role: Access
     public var createTime: String
     public var revokeTime: String?
+    /// The apps it may act on; absent: every app.
+    public var apps: [String]?
+    /// When it stops working; absent: never.
+    public var expiresAt: String?
+    /// When it last authenticated a call, to within a few seconds (uses are recorded in batches); absent:
+    /// never used since uses were recorded.
+    public var lastUsedAt: String?
 
     public init(
-        name: String, id: String, displayName: String, role: Access, createTime: String, revokeTime: String? = nil
+        name: String, id: String, displayName: String, role: Access, createTime: String, revokeTime: String? = nil,
+        apps: [String]? = nil, expiresAt: String? = nil, lastUsedAt: String? = nil
     ) {
         self.name = name
         self.id = id
@@ -108,6 +116,9 @@ public struct TokenResource: Codable, Sendable, Hashable {
         self.role = role
         self.createTime = createTime
         self.revokeTime = revokeTime
+        self.apps = apps
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
     }
 }
 

@@ -36,10 +36,17 @@ public struct AppRepository: Sendable {
     }
 
     /// Apps in id order.
-    public func list(_ page: PageRequest = PageRequest(), in tx: Transaction) throws -> Page<Stored<App>> {
+    /// With `scope`, only those apps.
+    public func list(
+        _ page: PageRequest = PageRequest(), within scope: [String]? = nil, in tx: Transaction
+    ) throws -> Page<Stored<App>> {
         let after = try PageToken.read(page.pageToken, as: String.self) ?? ""
         let rows = try tx.query(
-            "SELECT \(AppRepository.columns) FROM apps WHERE id > \(after) ORDER BY id LIMIT \(page.limit + 1)")
+            """
+            SELECT \(AppRepository.columns) FROM apps
+            WHERE id > \(after) AND (\(scope)::text[] IS NULL OR id = ANY(\(scope)::text[]))
+            ORDER BY id LIMIT \(page.limit + 1)
+            """)
         return PageToken.page(try rows.map(decode), limit: page.limit) { $0.value.id }
     }
 

@@ -36,18 +36,19 @@ public struct AuditRepository: Sendable {
 
     private static let columns: SQLQuery = "id, at, actor, method, resource, before, after, request_id"
 
-    /// Appends an entry; `before`/`after` are JSON documents (nil for none).
+    /// Appends an entry; `before`/`after` are JSON documents (nil for none); `apps` the apps the write
+    /// touched (nil: none in particular, or every app), which decides whose tokens see it.
     @discardableResult
     public func append(
         actor: String, method: String, resource: String, before: SQLJSON?, after: SQLJSON?, requestID: String?,
-        writeToken: String? = nil, in tx: Transaction
+        writeToken: String? = nil, apps: [String]? = nil, in tx: Transaction
     ) throws -> StoredAuditEntry {
         try decode(
             tx.query(
                 prepared: """
-                    INSERT INTO audit (actor, method, resource, before, after, request_id, write_token)
+                    INSERT INTO audit (actor, method, resource, before, after, request_id, write_token, apps)
                     VALUES (\(actor), \(method), \(resource), \(before)::jsonb, \(after)::jsonb, \(requestID),
-                        coalesce(\(writeToken)::uuid, gen_random_uuid()))
+                        coalesce(\(writeToken)::uuid, gen_random_uuid()), \(apps)::text[])
                     RETURNING \(AuditRepository.columns)
                     """)[0])
     }
@@ -55,9 +56,11 @@ public struct AuditRepository: Sendable {
     /// Entries, newest first.
     ///
     /// With `resource`, only the entries of that resource and the resources below it (`apps/badoo` matches
-    /// `apps/badoo/routes/profile`, not `apps/badoo2`).
+    /// `apps/badoo/routes/profile`, not `apps/badoo2`). With `scope`, only the entries of writes that touched
+    /// one of its apps (entries older than migration 0006 record no apps: those under `apps/{app}` count).
     public func list(
-        _ page: PageRequest = PageRequest(), resource: String? = nil, in tx: Transaction
+        _ page: PageRequest = PageRequest(), resource: String? = nil, within scope: [String]? = nil,
+        in tx: Transaction
     ) throws -> Page<StoredAuditEntry> {
         let before = try PageToken.read(page.pageToken, as: Int64.self) ?? Int64.max
         let rows = try tx.query(
@@ -65,6 +68,9 @@ public struct AuditRepository: Sendable {
             SELECT \(AuditRepository.columns) FROM audit
             WHERE id < \(before)
                 AND (\(resource)::text IS NULL OR resource = \(resource) OR starts_with(resource, \(resource) || '/'))
+                AND (\(scope)::text[] IS NULL OR apps && \(scope)::text[]
+                    OR (apps IS NULL AND starts_with(resource, 'apps/')
+                        AND split_part(resource, '/', 2) = ANY(\(scope)::text[])))
             ORDER BY id DESC LIMIT \(page.limit + 1)
             """)
         return PageToken.page(try rows.map(decode), limit: page.limit) { $0.id }

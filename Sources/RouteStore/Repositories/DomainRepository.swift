@@ -35,11 +35,16 @@ public struct DomainRepository: Sendable {
     }
 
     /// Domains in host order.
-    public func list(_ page: PageRequest = PageRequest(), in tx: Transaction) throws -> Page<Stored<Domain>> {
+    /// With `scope`, only the domains one of its apps answers for.
+    public func list(
+        _ page: PageRequest = PageRequest(), within scope: [String]? = nil, in tx: Transaction
+    ) throws -> Page<Stored<Domain>> {
         let after = try PageToken.read(page.pageToken, as: String.self) ?? ""
         let rows = try tx.query(
             """
             SELECT \(DomainRepository.columns) FROM domains d WHERE d.host > \(after)
+                AND (\(scope)::text[] IS NULL
+                    OR EXISTS (SELECT 1 FROM domain_apps s WHERE s.host = d.host AND s.app = ANY(\(scope)::text[])))
             ORDER BY d.host LIMIT \(page.limit + 1)
             """)
         return PageToken.page(try rows.map(decode), limit: page.limit) { $0.value.host }

@@ -124,7 +124,8 @@ public struct LinkRepository: Sendable {
     /// Links not deleted, by domain and code; of one app when given, and whose code or target contains
     /// `text` when given.
     public func list(
-        app: String?, text: String?, _ page: PageRequest = PageRequest(), in tx: Transaction
+        app: String?, text: String?, _ page: PageRequest = PageRequest(), within scope: [String]? = nil,
+        in tx: Transaction
     ) throws -> Page<StoredLink> {
         struct Key: Codable { var domain: String, code: String }
         let after = try PageToken.read(page.pageToken, as: Key.self) ?? Key(domain: "", code: "")
@@ -138,6 +139,7 @@ public struct LinkRepository: Sendable {
             SELECT \(LinkRepository.columns) FROM links
             WHERE deleted_at IS NULL AND (domain, code) > (\(after.domain), \(after.code))
                 AND (\(app)::text IS NULL OR app = \(app))
+                AND (\(scope)::text[] IS NULL OR app = ANY(\(scope)::text[]))
                 AND (\(pattern)::text IS NULL OR code ILIKE \(pattern) OR target ILIKE \(pattern))
             ORDER BY domain, code LIMIT \(page.limit + 1)
             """)

@@ -66,7 +66,7 @@ enum LinkCommands {
             domain: arguments.value("domain") ?? "", code: arguments.value("code") ?? "", target: run.argument(1),
             desktopUrl: arguments.value("desktop"),
             preview: preview == LinkPreview() ? nil : preview, ios: options("ios"), android: options("android"),
-            expiresAt: try arguments.value("expires").map(expiry),
+            expiresAt: try arguments.value("expires").map { try expiry($0) },
             skipLanding: arguments.bool("skip-landing") ? true : nil)
         let (created, raw) = try run.call(
             API.LinksCreate.self, WriteRequest(.init(app: run.argument(0), link: link)))
@@ -76,12 +76,12 @@ enum LinkCommands {
     }
 
     /// `2026-12-31` is midnight UTC of that day; anything else is passed on as RFC 3339 for the server to judge.
-    static func expiry(_ text: String) throws(UsageError) -> String {
+    static func expiry(_ text: String, flag: String = "--expires") throws(UsageError) -> String {
         let parts = text.split(separator: "-")
         if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), text.count == 10 {
             return text + "T00:00:00Z"
         }
-        guard text.contains("T") else { throw UsageError("--expires: \"\(text)\" is not a date like 2026-12-31") }
+        guard text.contains("T") else { throw UsageError("\(flag): \"\(text)\" is not a date like 2026-12-31") }
         return text
     }
 

@@ -3,115 +3,122 @@ import HTTPServing
 import JSONRPC
 import RouteCore
 
+/// The test methods reach no app: a scoped token's check has nothing to refuse.
+protocol UnscopedTestMethod: RPCMethodDescriptor {}
+
+extension UnscopedTestMethod {
+    static func scope(_ _: Input) -> CallScope { .unscoped }
+}
+
 /// The test methods, described as the registry's are (`RPCMethodDescriptor`): a dispatcher serves nothing
 /// else.
 extension TestMethods {
-    enum Echo: RPCMethodDescriptor {
+    enum Echo: UnscopedTestMethod {
         static let name = "Test.Echo"
         static let access = Access.public
         typealias Input = EchoInput
         typealias Output = EchoOutput
     }
 
-    enum Nested: RPCMethodDescriptor {
+    enum Nested: UnscopedTestMethod {
         static let name = "Test.Nested"
         static let access = Access.public
         typealias Input = NestedInput
         typealias Output = EchoOutput
     }
 
-    enum NotFound: RPCMethodDescriptor {
+    enum NotFound: UnscopedTestMethod {
         static let name = "Test.NotFound"
         static let access = Access.public
         typealias Input = Empty
         typealias Output = Empty
     }
 
-    enum BadField: RPCMethodDescriptor {
+    enum BadField: UnscopedTestMethod {
         static let name = "Test.BadField"
         static let access = Access.public
         typealias Input = Empty
         typealias Output = Empty
     }
 
-    enum Crash: RPCMethodDescriptor {
+    enum Crash: UnscopedTestMethod {
         static let name = "Test.Crash"
         static let access = Access.public
         typealias Input = Empty
         typealias Output = Empty
     }
 
-    enum BadOutput: RPCMethodDescriptor {
+    enum BadOutput: UnscopedTestMethod {
         static let name = "Test.BadOutput"
         static let access = Access.public
         typealias Input = Empty
         typealias Output = NotANumber
     }
 
-    enum Sleep: RPCMethodDescriptor {
+    enum Sleep: UnscopedTestMethod {
         static let name = "Test.Sleep"
         static let access = Access.public
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
 
-    enum SlowWrite: RPCMethodDescriptor {
+    enum SlowWrite: UnscopedTestMethod {
         static let name = "Test.SlowWrite"
         static let access = Access.releaser
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
 
-    enum Read: RPCMethodDescriptor {
+    enum Read: UnscopedTestMethod {
         static let name = "Test.Read"
         static let access = Access.reader
         typealias Input = Empty
         typealias Output = WhoAmI
     }
 
-    enum Release: RPCMethodDescriptor {
+    enum Release: UnscopedTestMethod {
         static let name = "Test.Release"
         static let access = Access.releaser
         typealias Input = Empty
         typealias Output = WhoAmI
     }
 
-    enum Admin: RPCMethodDescriptor {
+    enum Admin: UnscopedTestMethod {
         static let name = "Test.Admin"
         static let access = Access.admin
         typealias Input = Empty
         typealias Output = WhoAmI
     }
 
-    enum Public: RPCMethodDescriptor {
+    enum Public: UnscopedTestMethod {
         static let name = "Test.Public"
         static let access = Access.public
         typealias Input = Empty
         typealias Output = WhoAmI
     }
 
-    enum Later: RPCMethodDescriptor {
+    enum Later: UnscopedTestMethod {
         static let name = "Test.Later"
         static let access = Access.public
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
 
-    enum Now: RPCMethodDescriptor {
+    enum Now: UnscopedTestMethod {
         static let name = "Test.Now"
         static let access = Access.public
         typealias Input = EchoInput
         typealias Output = EchoOutput
     }
 
-    enum LaterFail: RPCMethodDescriptor {
+    enum LaterFail: UnscopedTestMethod {
         static let name = "Test.LaterFail"
         static let access = Access.public
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
 
-    enum Hold: RPCMethodDescriptor {
+    enum Hold: UnscopedTestMethod {
         static let name = "Test.Hold"
         static let access = Access.public
         typealias Input = Empty

@@ -415,7 +415,7 @@ export interface RevisionInfo {
   createTime?: string;
 }
 
-/** An API credential, without its secret. */
+/** An API credential, without its secret: its role, the apps it may act on (absent: every app), its expiry and last use. */
 export interface Token {
   /** tokens/{id} */
   name: string;
@@ -426,6 +426,11 @@ export interface Token {
   createTime?: string;
   /** RFC 3339 timestamp, UTC. */
   revokeTime?: string | null;
+  apps?: TokenApps;
+  /** When it stops authenticating (RFC 3339, UTC); absent: never. */
+  expiresAt?: string | null;
+  /** When it last authenticated a call (RFC 3339, UTC), to within a few seconds: uses are recorded in memory and written in batches. Absent: not used since uses were recorded. */
+  lastUsedAt?: string | null;
 }
 
 export interface AuditEntry {
@@ -605,6 +610,9 @@ export interface ShortLinkOutput {
   createTime: string;
   updateTime?: string | null;
 }
+
+/** The app IDs a token may act on (1 to 100). Absent: every app. */
+export type TokenApps = Identifier[];
 
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
@@ -953,12 +961,15 @@ export interface RegistryApi {
       routes: MatrixRow[];
     };
   };
-  /** Creates an API token; its secret is returned once. */
+  /** Creates an API token; its secret is returned once. A token limited to some apps may create tokens only for those apps. */
   "Tokens.Create": {
     params: {
       token: {
         displayName: string;
         role: Role;
+        apps?: TokenApps;
+        /** When it stops working, RFC 3339 (2026-12-31T23:59:59Z); in the future, and no later than the creating token's own expiry. Absent: never. */
+        expiresAt?: string;
       };
     };
     result: {
@@ -967,7 +978,7 @@ export interface RegistryApi {
       secret: string;
     };
   };
-  /** Lists tokens (never their secrets). */
+  /** Lists tokens (never their secrets) with role, apps, expiry and last use; a token limited to some apps sees only the tokens within them. */
   "Tokens.List": {
     params: {
       pageSize?: PageSize;
@@ -978,7 +989,7 @@ export interface RegistryApi {
       nextPageToken?: NextPageToken;
     };
   };
-  /** Revokes a token. */
+  /** Revokes a token; a token limited to some apps may revoke only tokens within them. */
   "Tokens.Revoke": {
     params: {
       id: string;
@@ -986,7 +997,7 @@ export interface RegistryApi {
     };
     result: Token;
   };
-  /** Who the bearer token is: its id and role (a console hides what the role may not do). */
+  /** Who the bearer token is: its id, role, apps and expiry (a console hides what the token may not do). */
   "Tokens.WhoAmI": {
     params: Record<string, never>;
     result: {
@@ -995,6 +1006,9 @@ export interface RegistryApi {
       /** The token's id: the actor the audit log records (bootstrap-admin for the seeded admin token). */
       id: string;
       role: Role;
+      apps?: TokenApps;
+      /** When the token stops working; absent: never. */
+      expiresAt?: string | null;
     };
   };
   /** Lists audit entries, newest first, optionally for one resource name. */
