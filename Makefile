@@ -5,7 +5,7 @@ SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
 .PHONY: run test test-swift test-clients test-console build release bootstrap bootstrap-test format lint clean generate
-.PHONY: bench
+.PHONY: bench install
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak fuzz-api fuzz-api-smoke
 
@@ -24,6 +24,14 @@ build: bootstrap
 release: bootstrap
 	swift build -c release --product routereg
 	@scripts/record-commit .build/release
+
+## install: the release binary, routereg.service (systemd, hardened, Type=notify), its user (sysusers.d), the
+## settings file (/etc/routereg/routereg.conf, read by routereg serve) and the nginx front (sites-available), under
+## $(DESTDIR)$(PREFIX) (scripts/install; DEPLOYMENT.md, "Installing on a server")
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: release
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install .build/release/routereg
 
 ## run: the registry on $(LISTEN), backed by an embedded PostgreSQL under ./.routereg
 run: release
