@@ -4,7 +4,7 @@ LISTEN ?= 127.0.0.1:8080
 SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
-.PHONY: run test test-swift test-clients test-console build release bootstrap bootstrap-test format lint clean generate
+.PHONY: run test test-swift test-upgrade test-clients test-console build release bootstrap bootstrap-test format lint clean generate
 .PHONY: bench install
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak fuzz-api fuzz-api-smoke
@@ -42,10 +42,15 @@ run: release
 test: bootstrap-test
 	swift build --build-tests
 	@scripts/record-commit .build/debug
-	$(MAKE) --no-print-directory test-swift test-clients test-console fuzz-smoke fuzz-api-smoke
+	$(MAKE) --no-print-directory test-swift test-upgrade test-clients test-console fuzz-smoke fuzz-api-smoke
 
 test-swift:
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
+
+## test-upgrade: the previous release (release/previous-release, built once into .build-previous/) replaced by this
+## build one server at a time behind nginx under load (RollingUpgradeTests; ARCHITECTURE.md, "Upgrades")
+test-upgrade:
+	ROUTEREG_PREVIOUS_BIN="$$(scripts/build-previous-release)" swift test --skip-build --filter RollingUpgradeTests
 
 test-clients:
 	ROUTEREG_BIN=$(ROUTEREG_BIN) python3 -m pytest -q Clients/python

@@ -1,0 +1,335 @@
+import Foundation
+import ProcessSpawn
+import RegistryTesting
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The previous release's binary, from `ROUTEREG_PREVIOUS_BIN`.
+enum PreviousRelease {
+    static let binary: String? = {
+        guard let path = ProcessInfo.processInfo.environment["ROUTEREG_PREVIOUS_BIN"], !path.isEmpty,
+            FileManager.default.isExecutableFile(atPath: path)
+        else { return nil }
+        return path
+    }()
+}
+
+/// A rolling upgrade under load: three servers of the previous release (`release/previous-release`, built by
+/// `scripts/build-previous-release`; `make test-upgrade` passes it in `ROUTEREG_PREVIOUS_BIN`) behind the shipped
+/// nginx configuration on one PostgreSQL, while clients GET the AASA and a canOpen table, call CanOpen.Check and
+/// write with request ids: the database is migrated with this build, then each server is stopped (SIGTERM: its
+/// in-flight requests finish) and replaced by this build on the same port, ready before the next one goes.
+/// No well-known or table GET fails at nginx; every acknowledged write is there afterwards; the write attempts
+/// that failed were retried with their request id and never applied twice.
+@Suite(
+    .serialized,
+    .enabled(
+        if: BinaryRunner.executable != nil && PreviousRelease.binary != nil,
+        "ROUTEREG_PREVIOUS_BIN is not set (make test-upgrade builds the previous release and sets it)"))
+struct RollingUpgradeTests {
+    static var previous: String? { PreviousRelease.binary }
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let token = "rr_" + String(repeating: "cd", count: 32)
+
+    /// One `routereg serve` on a fixed port, output in a file; killed with its group if the test process dies.
+    final class Server {
+        let process: SpawnedProcess
+        let port: Int
+        let output: String
+
+        /// `extra`: this build reads /etc/routereg/routereg.conf when present; `--config ""` keeps a machine's own
+        /// settings out of the test (the previous release has no such flag).
+        init(binary: String, port: Int, databaseURL: String, directory: String, name: String, extra: [String] = [])
+            throws
+        {
+            self.port = port
+            output = directory + "/\(name).out"
+            process = try Spawn(
+                binary,
+                [
+                    "serve", "--listen", "127.0.0.1:\(port)", "--database-url", databaseURL, "--data-dir",
+                    directory + "/\(name)", "--quiet", "--cache-max-age", "1",
+                ] + extra,
+                environment: [
+                    "PATH": "/usr/bin:/bin", "HOME": BinaryRunner.emptyHome, "ROUTEREG_ADMIN_TOKEN": token,
+                ],
+                standardOutput: .file(output), standardError: .standardOutput
+            ).start()
+        }
+
+        var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+        /// Waits until `/readyz` answers 200 (deadline: two minutes).
+        func ready() async throws {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < deadline {
+                if await RollingUpgradeTests.status("http://127.0.0.1:\(port)/readyz") == 200 { return }
+                guard process.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw ToolFailed(message: "server on \(port) never became ready: \(log)")
+        }
+    }
+
+    struct ToolFailed: Error { var message: String }
+
+    /// The load's outcome.
+    struct Tally {
+        var gets = 0
+        var failedGets: [String] = []
+        var checks = 0
+        var failedChecks: [String] = []
+        var acknowledged: [String] = []
+        var failedAttempts: [String] = []
+        var abandoned: [String] = []
+    }
+
+    /// Shared by the load's tasks.
+    final class Load: Sendable {
+        let tally = Mutex(Tally())
+        let stop = Atomic<Bool>(false)
+    }
+
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        return URLSession(configuration: configuration)
+    }()
+
+    static func status(_ url: String) async -> Int {
+        guard let (_, response) = try? await session.data(from: URL(string: url)!) else { return 0 }
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    static func send(_ port: Int, _ path: String, host: String? = nil, body: String? = nil) async -> (Int, String) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+        guard let (data, response) = try? await session.data(for: request) else { return (0, "no answer") }
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    static func rpc(_ port: Int, _ method: String, _ params: String) async -> (Int, String) {
+        await send(port, "/rpc", body: #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#)
+    }
+
+    /// The shipped nginx configuration, its three marked values pointed at this test and its upstream at the
+    /// three servers.
+    static func startNginx(ports: [Int], directory: String) throws -> (SpawnedProcess, Int) {
+        let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let binary else { throw ToolFailed(message: "nginx is not installed (scripts/bootstrap test)") }
+        var config = try String(
+            contentsOf: repository.appendingPathComponent("deploy/nginx/routereg.conf"), encoding: .utf8)
+        let port = try freeLoopbackPort()
+        let upstreams = ports.map { "server 127.0.0.1:\($0)" }.joined(separator: " max_fails=0;\n    ")
+        for (marked, value) in [
+            ("/var/cache/nginx/routereg", directory + "/cache"), ("server 127.0.0.1:8080", upstreams),
+            ("listen 80;", "listen 127.0.0.1:\(port);"),
+        ] {
+            guard config.components(separatedBy: marked).count == 2 else {
+                throw ToolFailed(message: "deploy/nginx/routereg.conf no longer has exactly one `\(marked)`")
+            }
+            config = config.replacingOccurrences(of: marked, with: value)
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/cache", withIntermediateDirectories: true)
+        try config.write(toFile: directory + "/routereg.conf", atomically: true, encoding: .utf8)
+        let main = """
+            \(geteuid() == 0 ? "user root;" : "")
+            daemon off;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/error.log;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory)/body;
+                proxy_temp_path \(directory)/proxy;
+                fastcgi_temp_path \(directory)/fastcgi;
+                uwsgi_temp_path \(directory)/uwsgi;
+                scgi_temp_path \(directory)/scgi;
+                include \(directory)/routereg.conf;
+            }
+            """
+        try main.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        let process = try Spawn(
+            binary, ["-p", directory, "-c", directory + "/nginx.conf"], standardOutput: .file(directory + "/nginx.out"),
+            standardError: .standardOutput
+        ).start()
+        return (process, port)
+    }
+
+    @Test func theFleetIsReplacedOneServerAtATimeUnderLoad() async throws {
+        let previous = try #require(Self.previous)
+        let current = try #require(BinaryRunner.executable).path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-upgrade-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try TestPostgres.makeDatabase(suite: "rolling_upgrade")
+        defer { try? database.release() }
+
+        // The previous release's fleet, started one after the other (the first migrates the database).
+        let ports = try (0..<3).map { _ in try freeLoopbackPort() }
+        var fleet: [Server] = []
+        defer { for server in fleet { server.process.kill() } }
+        for (index, port) in ports.enumerated() {
+            let server = try Server(
+                binary: previous, port: port, databaseURL: database.url, directory: directory, name: "old\(index)")
+            fleet.append(server)
+            try await server.ready()
+        }
+        let previousCommit = try String(contentsOfFile: previous + ".commit", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            await Self.send(ports[0], "/version").1.contains(previousCommit), "the fleet runs the previous release")
+
+        // The registry: an app, a domain, a route, a live version.
+        for (method, params) in [
+            ("Apps.Create", #"{"app":{"id":"badoo","ios":{"appIds":["ABCDE12345.com.badoo.Badoo"]}}}"#),
+            ("Domains.Create", #"{"domain":{"host":"m.badoo.com","apps":["badoo"]}}"#),
+            (
+                "Routes.Create",
+                #"{"app":"badoo","route":{"id":"profile","pattern":{"path":"/u/*"},"platforms":{"ios":{"since":"5.0"}}}}"#
+            ),
+            ("Releases.Publish", #"{"app":"badoo","platform":"ios","version":"5.11.0"}"#),
+        ] {
+            let (status, body) = await Self.rpc(ports[0], method, params)
+            #expect(status == 200 && body.contains(#""result""#), "\(method): \(body)")
+        }
+
+        let (nginx, front) = try Self.startNginx(ports: ports, directory: directory)
+        defer {
+            nginx.signal(SIGTERM)
+            if nginx.wait(timeout: .seconds(5)) == nil { nginx.kill() }
+        }
+        var nginxUp = false
+        for _ in 0..<100 where !nginxUp {
+            nginxUp = await Self.send(front, "/readyz").0 == 200
+            if !nginxUp { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(nginxUp, "nginx did not come up")
+
+        // Steady load through nginx: two readers and one writer.
+        let load = Load()
+        let readers = (0..<2).map { reader in
+            Task.detached {
+                var round = 0
+                while !load.stop.load(ordering: .relaxed) {
+                    round += 1
+                    let (path, host) =
+                        round % 2 == 0
+                        ? ("/.well-known/apple-app-site-association", "m.badoo.com")
+                        : ("/canopen/v1/badoo/ios/5.11.0.json", "m.badoo.com")
+                    let (status, body) = await Self.send(front, path, host: host)
+                    load.tally.withLock {
+                        $0.gets += 1
+                        if status != 200 || !body.contains("/u/*") { $0.failedGets.append("\(path) \(status)") }
+                    }
+                    let check = await Self.rpc(
+                        front, "CanOpen.Check",
+                        #"{"app":"badoo","platform":"ios","version":"5.11.0","url":"https://m.badoo.com/u/\#(reader)"}"#
+                    )
+                    load.tally.withLock {
+                        $0.checks += 1
+                        if check.0 != 200 || !check.1.contains("open_in_app") {
+                            $0.failedChecks.append("\(check.0) \(check.1.prefix(120))")
+                        }
+                    }
+                }
+            }
+        }
+        let writer = Task.detached {
+            var number = 0
+            while !load.stop.load(ordering: .relaxed) {
+                number += 1
+                let id = "r\(number)"
+                let params =
+                    #"{"app":"badoo","requestId":"upgrade-\#(id)","route":{"id":"\#(id)","pattern":{"path":"/\#(id)/*"},"#
+                    + #""platforms":{"ios":{"since":"5.0"}}}}"#
+                var done = false
+                for _ in 0..<30 where !done {
+                    let (status, body) = await Self.rpc(front, "Routes.Create", params)
+                    if status == 200 && body.contains(#""result""#) {
+                        load.tally.withLock { $0.acknowledged.append(id) }
+                        done = true
+                    } else {
+                        load.tally.withLock { $0.failedAttempts.append("\(id): \(status) \(body.prefix(160))") }
+                        try? await Task.sleep(for: .milliseconds(200))
+                    }
+                }
+                if !done { load.tally.withLock { $0.abandoned.append(id) } }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+
+        // (1) The database is migrated with this build while the previous release serves.
+        try await Task.sleep(for: .seconds(2))
+        let migrated = try await Spawn(
+            current, ["migrate", "--database-url", database.url],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": BinaryRunner.emptyHome]
+        ).run(timeout: .seconds(120))
+        #expect(migrated.succeeded, "migrate: \(migrated.output)")
+
+        // (2) One server at a time: SIGTERM (in-flight requests finish), this build on the same port, ready.
+        let started = ContinuousClock.now
+        for index in fleet.indices {
+            try await Task.sleep(for: .seconds(2))
+            fleet[index].process.signal(SIGTERM)
+            let status = await fleet[index].process.exit(timeout: .seconds(60))
+            #expect(status == 0, "the previous release's server \(index) did not stop cleanly: \(fleet[index].log)")
+            let replacement = try Server(
+                binary: current, port: ports[index], databaseURL: database.url, directory: directory,
+                name: "new\(index)",
+                extra: ["--config", ""])
+            fleet[index] = replacement
+            try await replacement.ready()
+        }
+        let rollout = ContinuousClock.now - started
+        try await Task.sleep(for: .seconds(2))
+        load.stop.store(true, ordering: .relaxed)
+        for reader in readers { await reader.value }
+        await writer.value
+
+        let result = load.tally.withLock { $0 }
+        print(
+            "rolling upgrade: rollout \(rollout); \(result.gets) GETs at nginx, \(result.failedGets.count) failed; "
+                + "\(result.checks) CanOpen.Check, \(result.failedChecks.count) failed; \(result.acknowledged.count) "
+                + "writes acknowledged, \(result.failedAttempts.count) attempts failed and were retried, "
+                + "\(result.abandoned.count) abandoned")
+        #expect(result.gets > 50, "too little load to mean anything")
+        #expect(result.failedGets.isEmpty, "\(result.failedGets.prefix(10))")
+        #expect(result.failedChecks.isEmpty, "\(result.failedChecks.prefix(10))")
+        #expect(result.abandoned.isEmpty, "\(result.abandoned)")
+        #expect(
+            result.failedAttempts.count <= 6, "more failed write attempts than documented: \(result.failedAttempts)")
+
+        // Every acknowledged write is there, once; every server runs this build and serves the same AASA.
+        let (_, listed) = await Self.rpc(ports[0], "Routes.List", #"{"app":"badoo","pageSize":1000}"#)
+        let routes = (try? JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["result"]
+        let ids = ((routes as? [String: Any])?["routes"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        #expect(Set(result.acknowledged).isSubset(of: Set(ids)), "acknowledged writes missing: \(listed.prefix(300))")
+        #expect(ids.count == Set(ids).count)
+        let (_, audit) = await Self.rpc(ports[1], "Audit.List", #"{"pageSize":1000}"#)
+        let creates = audit.components(separatedBy: #""method":"Routes.Create""#).count - 1
+        #expect(creates == result.acknowledged.count + 1, "a retried write was applied twice (or lost)")
+        var documents: Set<String> = []
+        for port in ports {
+            documents.insert(await Self.send(port, "/.well-known/apple-app-site-association", host: "m.badoo.com").1)
+            #expect(
+                !(await Self.send(port, "/version").1.contains(previousCommit)), "server on \(port) is not replaced")
+        }
+        #expect(documents.count == 1, "the servers serve different AASA files")
+    }
+}
