@@ -93,6 +93,9 @@ enum ServeCommand {
         let parsed = try options(arguments)
         do {
             try serve(parsed)
+        } catch let error as StoreError {
+            EmbeddedPostgres.stopAllRunning()
+            throw CommandFailure(MigrateCommand.describe(error))
         } catch {
             EmbeddedPostgres.stopAllRunning()
             throw error
