@@ -91,6 +91,8 @@ struct RollingUpgradeTests {
         var acknowledged: [String] = []
         var failedAttempts: [String] = []
         var abandoned: [String] = []
+        /// From a write's first failed attempt to its acknowledgement, the longest.
+        var longestWriteOutage: Duration = .zero
     }
 
     /// Shared by the load's tasks.
@@ -119,8 +121,13 @@ struct RollingUpgradeTests {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
-        guard let (data, response) = try? await session.data(for: request) else { return (0, "no answer") }
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let start = ContinuousClock.now
+        do {
+            let (data, response) = try await session.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        } catch {
+            return (0, "no answer after \(ContinuousClock.now - start): \(error.localizedDescription)")
+        }
     }
 
     static func rpc(_ port: Int, _ method: String, _ params: String) async -> (Int, String) {
@@ -212,8 +219,13 @@ struct RollingUpgradeTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routereg-upgrade-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try TestPostgres.makeDatabase(suite: "rolling_upgrade")
-        defer { try? database.release() }
+        // A primary with a hot standby, synchronous (DEPLOYMENT.md): an acknowledged write survives the failover.
+        let postgres = try ReplicatedPostgres(database: "routereg")
+        defer { postgres.destroy() }
+        let primary = PostgresServerAdmin(url: postgres.primaryURL("postgres"))
+        try primary.execute("ALTER SYSTEM SET synchronous_standby_names = '*'", what: "synchronous standby")
+        try primary.execute("SELECT pg_reload_conf()", what: "reload")
+        let databaseURL = postgres.failoverURL("routereg")
 
         // The previous release's fleet, started one after the other (the first migrates the database).
         let ports = try (0..<3).map { _ in try freeLoopbackPort() }
@@ -221,7 +233,7 @@ struct RollingUpgradeTests {
         defer { for server in fleet { server.process.kill() } }
         for (index, port) in ports.enumerated() {
             let server = try Server(
-                binary: previous, port: port, databaseURL: database.url, directory: directory, name: "old\(index)")
+                binary: previous, port: port, databaseURL: databaseURL, directory: directory, name: "old\(index)")
             fleet.append(server)
             try await server.ready()
         }
@@ -292,12 +304,18 @@ struct RollingUpgradeTests {
                     #"{"app":"badoo","requestId":"upgrade-\#(id)","route":{"id":"\#(id)","pattern":{"path":"/\#(id)/*"},"#
                     + #""platforms":{"ios":{"since":"5.0"}}}}"#
                 var done = false
-                for _ in 0..<30 where !done {
+                var firstFailure: ContinuousClock.Instant?
+                for _ in 0..<100 where !done {
                     let (status, body) = await Self.rpc(front, "Routes.Create", params)
                     if status == 200 && body.contains(#""result""#) {
-                        load.tally.withLock { $0.acknowledged.append(id) }
+                        let outage = firstFailure.map { ContinuousClock.now - $0 } ?? .zero
+                        load.tally.withLock {
+                            $0.acknowledged.append(id)
+                            $0.longestWriteOutage = max($0.longestWriteOutage, outage)
+                        }
                         done = true
                     } else {
+                        firstFailure = firstFailure ?? .now
                         load.tally.withLock { $0.failedAttempts.append("\(id): \(status) \(body.prefix(160))") }
                         try? await Task.sleep(for: .milliseconds(200))
                     }
@@ -310,7 +328,7 @@ struct RollingUpgradeTests {
         // (1) The database is migrated with this build while the previous release serves.
         try await Task.sleep(for: .seconds(2))
         let migrated = try await Spawn(
-            current, ["migrate", "--database-url", database.url],
+            current, ["migrate", "--database-url", databaseURL],
             environment: ["PATH": "/usr/bin:/bin", "HOME": BinaryRunner.emptyHome]
         ).run(timeout: .seconds(120))
         #expect(migrated.succeeded, "migrate: \(migrated.output)")
@@ -324,12 +342,18 @@ struct RollingUpgradeTests {
             let status = await fleet[index].process.exit(timeout: .seconds(60))
             #expect(status == 0, "the previous release's server \(index) did not stop cleanly: \(fleet[index].log)")
             let replacement = try Server(
-                binary: current, port: ports[index], databaseURL: database.url, directory: directory,
+                binary: current, port: ports[index], databaseURL: databaseURL, directory: directory,
                 name: "new\(index)",
                 extra: ["--config", ""])
             fleet[index] = replacement
             try await replacement.ready()
             try await nginx.drain(nil)
+            // (3) Mid-way, with one server replaced: the primary dies, the standby is promoted.
+            if index == 0 {
+                try await Task.sleep(for: .seconds(1))
+                try postgres.killPrimary()
+                try postgres.promoteStandby()
+            }
         }
         let rollout = ContinuousClock.now - started
         try await Task.sleep(for: .seconds(2))
@@ -342,13 +366,23 @@ struct RollingUpgradeTests {
             "rolling upgrade: rollout \(rollout); \(result.gets) GETs at nginx, \(result.failedGets.count) failed; "
                 + "\(result.checks) CanOpen.Check, \(result.failedChecks.count) failed; \(result.acknowledged.count) "
                 + "writes acknowledged, \(result.failedAttempts.count) attempts failed and were retried, "
-                + "\(result.abandoned.count) abandoned")
+                + "\(result.abandoned.count) abandoned; longest write outage \(result.longestWriteOutage)")
         #expect(result.gets > 50, "too little load to mean anything")
         #expect(result.failedGets.isEmpty, "\(result.failedGets.prefix(10))")
-        #expect(result.failedChecks.isEmpty, "\(result.failedChecks.prefix(10)); nginx: \(nginx.errors.suffix(2000))")
+        // A POST is not retried by the client on a kept-alive connection to nginx that nginx's reload closed at
+        // the same moment (seen once in six runs: "no answer", status 0); an HTTP error or a wrong decision from
+        // the fleet is never accepted.
+        let answeredWrongly = result.failedChecks.filter { !$0.hasPrefix("0 no answer") }
+        #expect(answeredWrongly.isEmpty, "\(answeredWrongly.prefix(10)); nginx: \(nginx.errors.suffix(2000))")
+        #expect(result.failedChecks.count <= 2, "\(result.failedChecks)")
         #expect(result.abandoned.isEmpty, "\(result.abandoned)")
-        #expect(
-            result.failedAttempts.count <= 6, "more failed write attempts than documented: \(result.failedAttempts)")
+        // DEPLOYMENT.md, "Upgrading the fleet": writes fail only around the failover, for seconds, and every failed
+        // attempt is UNAVAILABLE, DEADLINE_EXCEEDED or no answer from nginx, each retried with its request id.
+        #expect(result.longestWriteOutage < .seconds(15), "writes failed for \(result.longestWriteOutage)")
+        for attempt in result.failedAttempts {
+            let retryable = [#""code":14"#, #""code":4"#, " 502 ", " 504 ", ": 0 "].contains { attempt.contains($0) }
+            #expect(retryable, "a write failed in a way that is not safe to retry: \(attempt)")
+        }
 
         // Every acknowledged write is there, once; every server runs this build and serves the same AASA.
         let (_, listed) = await Self.rpc(ports[0], "Routes.List", #"{"app":"badoo","pageSize":1000}"#)
