@@ -5,7 +5,7 @@ SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
 .PHONY: run test test-swift test-upgrade test-clients test-console build release bootstrap bootstrap-test format lint clean generate
-.PHONY: bench install
+.PHONY: bench install deb
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak fuzz-api fuzz-api-smoke
 
@@ -32,6 +32,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 install: release
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install .build/release/routereg
+
+## deb: a Debian package (dpkg-deb) of the same files, PREFIX=/usr, the Swift runtime linked in statically
+deb: bootstrap
+	swift build -c release --product routereg --static-swift-stdlib
+	@scripts/record-commit .build/release
+	scripts/package-deb .build/release/routereg
 
 ## run: the registry on $(LISTEN), backed by an embedded PostgreSQL under ./.routereg
 run: release

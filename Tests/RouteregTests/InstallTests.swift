@@ -180,4 +180,48 @@ struct InstallTests {
         let lines = (try? String(contentsOfFile: accessLog, encoding: .utf8))?.split(separator: "\n") ?? []
         #expect(lines.contains { $0.contains(#""path":"/rpc""#) }, "the file's access-log got no request line")
     }
+
+    /// `make deb`'s packaging step (scripts/package-deb) on the built binary: the package holds what `make install`
+    /// installs under /usr and /etc, marks the settings and the nginx file as conffiles, depends on libpq,
+    /// libmicrohttpd and PostgreSQL, and its binary, unpacked, runs.
+    @Test func theDebianPackageHoldsTheInstalledFiles() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb") else { return }
+        let output = URL(fileURLWithPath: "/tmp/routereg-deb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let packaged = try await Spawn(
+            "/bin/bash",
+            [
+                Self.repository.appendingPathComponent("scripts/package-deb").path, BinaryRunner.executable!.path,
+                output.path,
+            ],
+            environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
+        ).run(timeout: .seconds(120))
+        #expect(packaged.succeeded, "\(packaged.output)")
+        let deb = packaged.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(deb.hasSuffix(".deb") && FileManager.default.fileExists(atPath: deb), "\(packaged.output)")
+
+        let contents = try await Spawn("/usr/bin/dpkg-deb", ["--contents", deb]).run(timeout: .seconds(60))
+        for path in [
+            "./usr/bin/routereg", "./usr/lib/systemd/system/routereg.service", "./usr/lib/sysusers.d/routereg.conf",
+            "./etc/routereg/routereg.conf", "./etc/nginx/sites-available/routereg.conf",
+        ] {
+            #expect(contents.standardOutput.contains(" \(path)\n"), "\(path) is not in the package")
+        }
+        let unpacked = output.appendingPathComponent("root").path
+        let extracted = try await Spawn("/usr/bin/dpkg-deb", ["--raw-extract", deb, unpacked]).run(
+            timeout: .seconds(60))
+        #expect(extracted.succeeded, "\(extracted.output)")
+        let conffiles = try String(contentsOfFile: unpacked + "/DEBIAN/conffiles", encoding: .utf8)
+        #expect(conffiles == "/etc/routereg/routereg.conf\n/etc/nginx/sites-available/routereg.conf\n")
+        let control = try String(contentsOfFile: unpacked + "/DEBIAN/control", encoding: .utf8)
+        #expect(control.contains("\nDepends: libpq5, libmicrohttpd12, libcurl4, postgresql\n"), "\(control)")
+        let unit = try String(contentsOfFile: unpacked + "/usr/lib/systemd/system/routereg.service", encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/bin/routereg serve --config /etc/routereg/routereg.conf\n"))
+        let version = try await Spawn(unpacked + "/usr/bin/routereg", ["version"]).run(timeout: .seconds(30))
+        #expect(version.standardOutput.hasPrefix("routereg "), "\(version.output)")
+        #expect(
+            control.contains(
+                "\nVersion: \(version.standardOutput.dropFirst("routereg ".count).trimmingCharacters(in: .whitespacesAndNewlines))\n"
+            ))
+    }
 }
