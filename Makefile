@@ -4,13 +4,18 @@ LISTEN ?= 127.0.0.1:8080
 SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
-.PHONY: run test test-swift test-clients test-console build release bootstrap format lint clean generate
-.PHONY: bench
+.PHONY: run test test-swift test-upgrade test-clients test-console build release bootstrap bootstrap-test format lint clean generate
+.PHONY: bench install deb
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak fuzz-api fuzz-api-smoke
 
+## bootstrap: what building and running need (libpq, libmicrohttpd, PostgreSQL); bootstrap-test: also what the
+## test suites use (Chromium, a JDK and JUnit, nginx, Node, pytest, Selenium, Hypothesis, mypy...)
 bootstrap:
-	@scripts/bootstrap
+	@scripts/bootstrap run
+
+bootstrap-test:
+	@scripts/bootstrap test
 
 build: bootstrap
 	swift build
@@ -20,19 +25,38 @@ release: bootstrap
 	swift build -c release --product routereg
 	@scripts/record-commit .build/release
 
+## install: the release binary, routereg.service (systemd, hardened, Type=notify), its user (sysusers.d), the
+## settings file (/etc/routereg/routereg.conf, read by routereg serve) and the nginx front (sites-available), under
+## $(DESTDIR)$(PREFIX) (scripts/install; DEPLOYMENT.md, "Installing on a server")
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: release
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install .build/release/routereg
+
+## deb: a Debian package (dpkg-deb) of the same files, PREFIX=/usr, the Swift runtime linked in statically
+deb: bootstrap
+	swift build -c release --product routereg --static-swift-stdlib
+	@scripts/record-commit .build/release
+	scripts/package-deb .build/release/routereg
+
 ## run: the registry on $(LISTEN), backed by an embedded PostgreSQL under ./.routereg
 run: release
 	.build/release/routereg serve --listen $(LISTEN)
 
 ## test: every suite: Swift (against a real PostgreSQL the tests start), the Python and TypeScript clients against
 ## a freshly started server, then a fixed-seed fuzz run of every parser and of the API
-test: bootstrap
+test: bootstrap-test
 	swift build --build-tests
 	@scripts/record-commit .build/debug
-	$(MAKE) --no-print-directory test-swift test-clients test-console fuzz-smoke fuzz-api-smoke
+	$(MAKE) --no-print-directory test-swift test-upgrade test-clients test-console fuzz-smoke fuzz-api-smoke
 
 test-swift:
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
+
+## test-upgrade: the previous release (release/previous-release, built once into .build-previous/) replaced by this
+## build one server at a time behind nginx under load (RollingUpgradeTests; ARCHITECTURE.md, "Upgrades")
+test-upgrade:
+	ROUTEREG_PREVIOUS_BIN="$$(scripts/build-previous-release)" swift test --skip-build --filter RollingUpgradeTests
 
 test-clients:
 	ROUTEREG_BIN=$(ROUTEREG_BIN) python3 -m pytest -q Clients/python
@@ -75,12 +99,12 @@ fuzz-smoke: bootstrap
 ## fuzz-api: requests generated from the OpenRPC document (hypothesis-jsonschema), mutated, batched, sent to a real
 ## server for FUZZ_API_SECONDS (default 600); no 5xx, no INTERNAL, no leaked internals, integrity held; counts per method
 FUZZ_API_SECONDS ?= 600
-fuzz-api: bootstrap
+fuzz-api: bootstrap-test
 	swift build --product routereg
 	python3 Fuzz/api/fuzz_api.py --seconds $(FUZZ_API_SECONDS) --binary $(ROUTEREG_BIN)
 
 ## fuzz-api-smoke: the same from a fixed seed, 300 requests (part of make test, about 40 s)
-fuzz-api-smoke: bootstrap
+fuzz-api-smoke: bootstrap-test
 	python3 Fuzz/api/fuzz_api.py --examples 300 --seed 20 --binary $(ROUTEREG_BIN)
 
 ## soak: 5 minutes of wrk at 256 connections while releases are published, 10,000 idle connections, then 10,000

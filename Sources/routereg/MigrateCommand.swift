@@ -23,7 +23,16 @@ enum MigrateCommand {
             run.print(applied.isEmpty ? "up to date" : "applied: \(applied.joined(separator: ", "))")
         } catch let error as StoreError {
             throw CommandFailure(
-                error.description, status: error.isConnectionFailure ? CLI.exitUnreachable : CLI.exitRefused)
+                describe(error), status: error.isConnectionFailure ? CLI.exitUnreachable : CLI.exitRefused)
         }
+    }
+
+    /// A store failure for an operator's terminal: a migration failure says which migration and why (the
+    /// schema's own names, no client data), anything else only its code.
+    static func describe(_ error: StoreError) -> String {
+        guard error.code == .migrationFailed || error.code == .migrationChanged, !error.logDetail.isEmpty else {
+            return error.description
+        }
+        return "\(error.description): \(error.logDetail)"
     }
 }

@@ -61,8 +61,10 @@ extension ServeCommand {
         // Written unbuffered: scripts and tests wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
         note("web console: http://\(shownHost):\(server.port)\(RegistryServer.consolePath)/")
+        SystemdNotify.send("READY=1\nSTATUS=listening on \(shownHost):\(server.port)")
 
         waitForTermination()
+        SystemdNotify.send("STOPPING=1")
         note("shutting down")
         server.stop()
         if !requestLog.close(timeout: .seconds(5)) { note("the request log could not be written in 5 s") }

@@ -33,6 +33,10 @@ enum ServeCommand {
             --connection-memory is each connection's buffer for the request line and headers and the response
             headers (libmicrohttpd clears it after every request, so a smaller one costs less per request but
             refuses larger headers with 431: 16 KiB takes about 7.5 KB of headers, 32 KiB about 15 KB).
+            --config reads every flag above from a file, one NAME = VALUE per line (the flag without its dashes;
+            true or false for a switch); flags on the command line win. Without --config,
+            \(defaultConfigPath) is read if it exists (--config "" reads none).
+            Under systemd (NOTIFY_SOCKET set) the server sends READY=1 once it serves, and STOPPING=1.
             """,
         flags: [
             .value("listen", "ADDR:PORT", "address to listen on (default 127.0.0.1:8080)"),
@@ -53,6 +57,7 @@ enum ServeCommand {
             .value(
                 "connection-memory", "KIB",
                 "per-connection buffer for headers, 8...1024 KiB (default \(Options.defaultConnectionMemoryKiB))"),
+            .value("config", "FILE", "read these settings from FILE (default \(defaultConfigPath) if present)"),
         ],
         examples: ["serve --listen 127.0.0.1:8080 --data-dir ./data"], globalFlags: [CommandTable.helpFlag],
         compatibility: .server { HelpFormatter.command(spec) }, action: .run(run))
@@ -79,15 +84,23 @@ enum ServeCommand {
         var accessLog: String?
     }
 
+    /// The configuration file read when --config is not given (and it exists): where `make install` puts it.
+    static let defaultConfigPath = "/etc/routereg/routereg.conf"
+
     /// Request threads unless --threads says otherwise: one per core, since more threads than cores cost more
     /// CPU per request and raise p99 (bench/OPTIMIZATIONS.md, "--threads").
     static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Serves until SIGINT/SIGTERM; a failure stops any embedded cluster before it is reported.
     static func run(_ run: Invocation) throws {
-        let parsed = try options(run.arguments)
+        let arguments = try FlagFile.applying(
+            to: run.arguments, flag: "config", defaultPath: defaultConfigPath, flags: run.spec.flags)
+        let parsed = try options(arguments)
         do {
             try serve(parsed)
+        } catch let error as StoreError {
+            EmbeddedPostgres.stopAllRunning()
+            throw CommandFailure(MigrateCommand.describe(error))
         } catch {
             EmbeddedPostgres.stopAllRunning()
             throw error

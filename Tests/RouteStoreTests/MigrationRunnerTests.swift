@@ -59,6 +59,36 @@ struct MigrationRunnerTests {
         #expect(error.code == .migrationFailed)
     }
 
+    /// The compatibility rule (ARCHITECTURE.md, "Upgrades"): a successor's expand-only migrations leave this build
+    /// working, so it starts on them; anything else it does not know still refuses the start.
+    @Test func theNextReleasesExpandMigrationsLetThisBuildStart() throws {
+        let runner = try MigrationRunner.bundled()
+        let expand = Migration(
+            name: "9000_next_column", sql: "\(Migration.expandMarker)\nALTER TABLE routes ADD COLUMN next_note text;")
+        #expect(expand.isExpand)
+        #expect(!Migration(name: "9000_x", sql: "-- routereg: expanded\nSELECT 1;").isExpand)
+        try MigrationRunner(migrations: runner.migrations + [expand]).run(on: fixture.database)
+        #expect(try runner.run(on: fixture.database) == [])
+        try runner.verify(on: fixture.database)
+
+        let contract = Migration(name: "9001_drop_column", sql: "ALTER TABLE routes DROP COLUMN next_note;")
+        try MigrationRunner(migrations: runner.migrations + [expand, contract]).run(on: fixture.database)
+        let error = try #require(throws: StoreError.self) { try runner.run(on: fixture.database) }
+        #expect(error.code == .migrationFailed)
+        #expect(error.logDetail.contains("9001_drop_column"), "\(error.logDetail)")
+        #expect(throws: StoreError.self) { try runner.verify(on: fixture.database) }
+    }
+
+    /// An unknown expand that sorts before this build's newest migration is a diverged history, not a successor.
+    @Test func anUnknownExpandAmongThisBuildsMigrationsIsRefused() throws {
+        let runner = try MigrationRunner.bundled()
+        let sideways = Migration(
+            name: "0001_zz_elsewhere", sql: "\(Migration.expandMarker)\nCREATE TABLE elsewhere (id int);")
+        try MigrationRunner(migrations: runner.migrations + [sideways]).run(on: fixture.database)
+        let error = try #require(throws: StoreError.self) { try runner.run(on: fixture.database) }
+        #expect(error.logDetail.contains("0001_zz_elsewhere"), "\(error.logDetail)")
+    }
+
     @Test func aFailingMigrationLeavesNothingBehind() throws {
         let runner = try MigrationRunner.bundled()
         let broken = Migration(

@@ -13,7 +13,7 @@ find_jar() { dpkg -L "$1" 2>/dev/null | grep -E "/$2\$" | head -1; }
 json_jar=$(find_jar libandroid-json-java 'com\.android\.json\.jar')
 junit_jar=$(find_jar junit5 'junit-platform-console-standalone\.jar')
 if [ -z "$json_jar" ] || [ -z "$junit_jar" ] || ! command -v javac >/dev/null; then
-    echo "android client: needs openjdk-17-jdk-headless, libandroid-json-java and junit5 (run scripts/bootstrap)" >&2
+    echo "android client: needs openjdk-17-jdk-headless, libandroid-json-java and junit5 (run scripts/bootstrap test)" >&2
     exit 1
 fi
 

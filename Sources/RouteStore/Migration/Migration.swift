@@ -13,6 +13,16 @@ public struct Migration: Sendable, Hashable {
         self.sql = sql
     }
 
+    /// The line that marks a migration as an expand (ARCHITECTURE.md, "Upgrades: the compatibility rule"): the
+    /// previous release's server keeps working on the schema it leaves, so a build that does not know it may
+    /// still start on a database where it is applied.
+    public static let expandMarker = "-- routereg: expand"
+
+    /// The file has `expandMarker` on a line of its own.
+    public var isExpand: Bool {
+        sql.split(whereSeparator: \.isNewline).contains { $0.trimmingCharacters(in: .whitespaces) == Self.expandMarker }
+    }
+
     /// The migrations built into this module, in order.
     public static func bundled() throws -> [Migration] {
         guard let directory = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {

@@ -4,7 +4,10 @@
 /// `schema_migrations` (name + SHA-256 of the file), so a failure leaves the database at the last complete
 /// migration. A session advisory lock makes servers that start together take turns: the second one finds
 /// the work done. A start is refused when an applied file has changed since (its checksum differs) or when
-/// the database holds migrations this build does not know (it is older than the schema).
+/// the database holds migrations this build does not know (it is older than the schema), unless every one of
+/// those is an expand (`Migration.isExpand`, recorded in `schema_migrations.expand`) applied after all of this
+/// build's: then this build is the previous release on its successor's expanded schema, which the compatibility
+/// rule keeps working (ARCHITECTURE.md, "Upgrades").
 public struct MigrationRunner: Sendable {
     public let migrations: [Migration]
 
@@ -56,13 +59,22 @@ public struct MigrationRunner: Sendable {
     /// newer than the build).
     private func appliedChecksums(on connection: Connection) throws -> [String: String] {
         var applied: [String: String] = [:]
-        for row in try connection.query("SELECT name, checksum FROM schema_migrations") {
-            applied[try row.string("name")] = try row.string("checksum")
+        var expands: Set<String> = []
+        // `expand` is read through to_jsonb so a table made before the column existed reads as no expands.
+        for row in try connection.query(
+            "SELECT name, checksum, coalesce((to_jsonb(m) ->> 'expand')::boolean, false) AS expand FROM schema_migrations m"
+        ) {
+            let name = try row.string("name")
+            applied[name] = try row.string("checksum")
+            if try row.bool("expand") { expands.insert(name) }
         }
         let known = Set(migrations.map(\.name))
-        if let unknown = applied.keys.sorted().first(where: { !known.contains($0) }) {
-            throw StoreError(
-                .migrationFailed, detail: "the database has migration \(unknown), which this build does not know")
+        let newest = migrations.last?.name ?? ""
+        for unknown in applied.keys.sorted() where !known.contains(unknown) {
+            guard expands.contains(unknown), unknown > newest else {
+                throw StoreError(
+                    .migrationFailed, detail: "the database has migration \(unknown), which this build does not know")
+            }
         }
         return applied
     }
@@ -74,7 +86,8 @@ public struct MigrationRunner: Sendable {
                     name text PRIMARY KEY,
                     checksum text NOT NULL,
                     applied_at timestamptz NOT NULL DEFAULT now()
-                )
+                );
+                ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS expand boolean NOT NULL DEFAULT false
                 """)
         let applied = try appliedChecksums(on: connection)
         var done: [String] = []
@@ -102,7 +115,8 @@ public struct MigrationRunner: Sendable {
         do {
             try connection.execute(script: migration.sql)
             try connection.query(
-                "INSERT INTO schema_migrations (name, checksum) VALUES (\(migration.name), \(checksum))")
+                "INSERT INTO schema_migrations (name, checksum, expand) VALUES (\(migration.name), \(checksum), \(migration.isExpand))"
+            )
             try connection.execute(script: "COMMIT")
         } catch {
             _ = try? connection.execute(script: "ROLLBACK")

@@ -1,3 +1,4 @@
+-- routereg: expand
 -- Scoped, expiring tokens (issue 31): a token may be limited to some apps and may expire, and its last use
 -- is recorded (in batches, not per request). Audit entries name the apps a write touched, so a scoped
 -- token's `Audit.List` shows only its apps' entries.

@@ -35,7 +35,7 @@ extension CommandTable {
     static let standard = CommandTable(
         commands: AppCommands.specs + DomainCommands.specs + RouteCommands.specs + ReleaseCommands.specs
             + LinkCommands.specs + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs
-            + [ServeCommand.spec, MigrateCommand.spec] + MiscCommands.specs,
+            + [ServeCommand.spec, MigrateCommand.spec] + BackupCommands.specs + MiscCommands.specs,
         groups: [
             ("app", "Apps: iOS app IDs, Android package, schemes, fallback marker"),
             ("domain", "Domains the apps answer on"),
@@ -44,5 +44,6 @@ extension CommandTable {
             ("link", "Short links on the apps' link domains"),
             ("aasa", "Generated AASA and assetlinks documents, and AASA files from elsewhere"),
             ("token", "API tokens (admin)"),
+            ("backup", "Backups: a restored database checked against the running registry"),
         ])
 }

@@ -59,7 +59,7 @@ private struct NginxProcess {
 
     init(upstreamPort: UInt16) throws {
         let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let binary else { throw HAError("nginx is not installed (scripts/bootstrap installs it)") }
+        guard let binary else { throw HAError("nginx is not installed (scripts/bootstrap test installs it)") }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let committed = try String(
