@@ -72,6 +72,8 @@ public final class RegistryService: Sendable {
     public let links = LinkIndex()
     /// Clicks counted since the last flush (`ClickCounter`).
     public let clicks = ClickCounter()
+    /// What Apple's CDN and Google serve per domain, as last read from the database (`DeliveryWatch`).
+    public let delivery = DeliveryBoard()
     /// A snapshot was built from the database at least once (not only read from the persisted file).
     private let loadedFromDatabase = Atomic<Bool>(false)
 

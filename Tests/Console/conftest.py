@@ -71,7 +71,7 @@ def server():
     data_dir = tempfile.mkdtemp(prefix="routereg-console-")
     os.chmod(data_dir, 0o711)  # the embedded cluster runs as `postgres` when the tests run as root
     process = subprocess.Popen(
-        [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir, "--quiet"],
+        [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir, "--quiet", "--no-delivery-watch"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env)
     lines, log = queue.Queue(), []
 

@@ -1,0 +1,250 @@
+import Foundation
+import RegistryService
+import RegistryTesting
+import RouteCore
+import Testing
+
+/// The delivery watch against a local stand-in for Apple's CDN and Google's Digital Asset Links API: over time
+/// it serves an old revision, the current one (re-serialised), 304s, a 404, a 500, an answer that hangs past
+/// the deadline, 10 MB, invalid JSON and a file the registry never published. Each is recorded with the right
+/// outcome, `Associations.Delivery` and the metrics follow, and the server keeps answering throughout.
+@Suite(.serialized) struct DeliveryWatchTests {
+    static let host = "m.badoo.com"
+
+    /// Fast timings, so each step is observed within a second or two.
+    static func options(_ standIn: StandInDeliveryService) -> DeliveryWatch.Options {
+        DeliveryWatch.Options(
+            appleCDN: standIn.baseURL, assetLinksAPI: standIn.baseURL, interval: .milliseconds(300),
+            pendingInterval: .milliseconds(300), jitter: 0, fetchTimeout: .milliseconds(700), concurrency: 2,
+            errorBackoff: .milliseconds(100), refreshInterval: .milliseconds(100), lockInterval: .milliseconds(200),
+            tick: .milliseconds(50))
+    }
+
+    /// The delivery of the AASA of `host` as `Associations.Delivery` reports it.
+    static func aasa(_ server: TestRegistryServer) async throws -> [String: Any] {
+        let documents = try await server.result("Associations.Delivery", ["host": host, "kind": "aasa"])
+            .array("documents")
+        return try #require(documents.first as? [String: Any])
+    }
+
+    /// Waits until the last observation has `outcome` (after `after`, an observation time), returns the status.
+    static func waitFor(
+        _ outcome: String, on server: TestRegistryServer, after: String? = nil, within: Duration = .seconds(8)
+    ) async throws -> [String: Any] {
+        var latest: [String: Any] = [:]
+        let seen = try await eventually(within: within) {
+            latest = try await aasa(server)
+            guard latest.string("lastOutcome") == outcome else { return false }
+            guard let after else { return true }
+            return (latest.string("lastObservationTime") ?? "") > after
+        }
+        #expect(seen, "no \(outcome) observation: last \(latest)")
+        return latest
+    }
+
+    /// The value of a metric line `name{host="…",kind="aasa"}`, or nil.
+    static func metric(_ name: String, _ server: TestRegistryServer) async throws -> Double? {
+        let (data, _) = try await server.get("/metrics")
+        let prefix = "\(name){host=\"\(host)\",kind=\"aasa\"} "
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix(prefix) {
+            return Double(line.dropFirst(prefix.count))
+        }
+        return nil
+    }
+
+    /// The newest revision number of the host's AASA.
+    static func latestRevision(_ server: TestRegistryServer) throws -> Int {
+        try #require(server.service.snapshot.document(host: host, kind: .aasa)).revision
+    }
+
+    static func revisionBytes(_ server: TestRegistryServer, _ number: Int) throws -> Data {
+        try #require(
+            try server.service.store.read { tx in
+                try server.service.store.revisions.get(host: host, kind: .aasa, number: number, in: tx)
+            }
+        ).bytes
+    }
+
+    @Test func everyAnswerOfTheCDNIsRecordedAndReported() async throws {
+        let standIn = try StandInDeliveryService()
+        defer { standIn.stop() }
+        let server = try TestRegistryServer(suite: "delivery", delivery: Self.options(standIn))
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        _ = try await server.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
+        let latest = try Self.latestRevision(server)
+        let old = try Self.revisionBytes(server, latest - 1)
+        let current = try Self.revisionBytes(server, latest)
+        #expect(old != current)
+
+        // An old revision: one behind.
+        standIn.setAASA(Self.host, .serve(old))
+        var status = try await Self.waitFor("served", on: server)
+        #expect(status.int("servedRevision") == latest - 1)
+        #expect(status.int("currentRevision") == latest)
+        #expect(status.int("revisionsBehind") == 1)
+        #expect(status.string("served") == "revision")
+        #expect(
+            try await eventually(within: .seconds(3)) {
+                try await Self.metric("routereg_delivery_revisions_behind", server) == 1
+            })
+        #expect((try await Self.metric("routereg_delivery_seconds_behind", server) ?? -1) >= 0)
+
+        // The current one, re-serialised (pretty-printed, keys in another order): matched by meaning.
+        let object = try JSONSerialization.jsonObject(with: current)
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+        #expect(pretty != current)
+        standIn.setAASA(Self.host, .serve(pretty))
+        status = try await Self.waitFor("served", on: server, after: status.string("lastObservationTime"))
+        if status.int("servedRevision") == latest - 1 {
+            status = try await Self.waitFor("served", on: server, after: status.string("lastObservationTime"))
+        }
+        #expect(status.int("servedRevision") == latest)
+        #expect(status.int("revisionsBehind") == 0)
+        #expect(status.int("secondsBehind") == 0)
+        #expect(
+            try await eventually(within: .seconds(3)) {
+                try await Self.metric("routereg_delivery_revisions_behind", server) == 0
+            })
+
+        // Conditional requests: the next fetch sends the ETag back and gets a 304, recorded as unchanged.
+        status = try await Self.waitFor("unchanged", on: server)
+        #expect(status.int("servedRevision") == latest)
+        #expect(standIn.requests.contains { $0.ifNoneMatch != nil })
+
+        // A 404: the CDN holds no copy.
+        standIn.setAASA(Self.host, .status(404))
+        status = try await Self.waitFor("not_found", on: server)
+        #expect(status.string("served") == "none")
+        #expect(status.int("revisionsBehind") == -1)
+
+        // A 500: recorded, and what is served stays the last known (none).
+        standIn.setAASA(Self.host, .status(500))
+        status = try await Self.waitFor("http_error", on: server)
+        #expect(status.int("lastHttpStatus") == 500)
+        #expect(status.string("served") == "none")
+
+        // An answer that hangs past the deadline: a timeout, while the server keeps answering.
+        standIn.setAASA(Self.host, .hang(.seconds(3)))
+        let hangStart = ContinuousClock.now
+        var answeredDuringHang = 0
+        while hangStart.duration(to: .now) < .milliseconds(600) {
+            let (_, health) = try await server.get("/healthz")
+            if health.statusCode == 200 { answeredDuringHang += 1 }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(answeredDuringHang > 3)
+        status = try await Self.waitFor("timeout", on: server)
+        #expect(status.string("lastError")?.contains("700 ms") == true)
+
+        // 10 MB: cut at the limit.
+        standIn.setAASA(Self.host, .huge(10 * 1024 * 1024))
+        status = try await Self.waitFor("too_large", on: server)
+
+        // Invalid JSON (a trailing comma makes iOS ignore the file).
+        var invalid = String(decoding: current, as: UTF8.self)
+        invalid.removeLast()
+        invalid += ",}"
+        standIn.setAASA(Self.host, .serve(Data(invalid.utf8)))
+        status = try await Self.waitFor("invalid_json", on: server)
+        #expect(status.string("lastError")?.hasPrefix("not strict JSON") == true)
+
+        // A file the registry never published.
+        standIn.setAASA(
+            Self.host, .serve(Data(#"{"applinks":{"details":[{"appIDs":["X.y"],"components":[{"/":"/*"}]}]}}"#.utf8)))
+        status = try await Self.waitFor("served", on: server)
+        #expect(status.string("served") == "unpublished")
+        #expect(status.int("servedRevision") == nil)
+        #expect(status.int("revisionsBehind") == -1)
+        #expect(
+            try await eventually(within: .seconds(3)) {
+                try await Self.metric("routereg_delivery_revisions_behind", server) == -1
+            })
+        #expect((try await Self.metric("routereg_delivery_last_observation_timestamp_seconds", server) ?? 0) > 1e9)
+
+        // Every outcome is in the database.
+        let outcomes = Set(
+            try server.service.store.read { tx in
+                try server.service.store.delivery.history(host: Self.host, kind: .aasa, limit: 1000, in: tx)
+            }.map(\.outcome.rawValue))
+        for outcome in [
+            "served", "unchanged", "not_found", "http_error", "timeout", "too_large", "invalid_json",
+        ] {
+            #expect(outcomes.contains(outcome), "\(outcome) was not recorded")
+        }
+        let (_, health) = try await server.get("/healthz")
+        #expect(health.statusCode == 200)
+    }
+
+    @Test func googlesStatementsAreMatchedToTheAssetlinksRevision() async throws {
+        let standIn = try StandInDeliveryService()
+        defer { standIn.stop() }
+        let server = try TestRegistryServer(suite: "delivery_android", delivery: Self.options(standIn))
+        defer { server.shutdown() }
+        let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
+        _ = try await server.result(
+            "Apps.Create",
+            [
+                "app": [
+                    "id": "shop",
+                    "android": ["packageName": "com.example.shop", "sha256CertFingerprints": [fingerprint]],
+                ]
+            ])
+        _ = try await server.result("Domains.Create", ["domain": ["host": "shop.example.com", "apps": ["shop"]]])
+        _ = try await server.result(
+            "Routes.Create",
+            [
+                "app": "shop",
+                "route": ["id": "items", "pattern": ["path": "/i/*"], "platforms": ["android": ["since": "1.0"]]],
+            ])
+        _ = try await server.result("Releases.Publish", ["app": "shop", "platform": "android", "version": "1.0"])
+
+        // Google lists nothing yet: none of ours.
+        func status() async throws -> [String: Any]? {
+            let documents = try await server.result(
+                "Associations.Delivery", ["host": "shop.example.com", "kind": "assetlinks"]
+            ).array("documents")
+            return documents.first as? [String: Any]
+        }
+        #expect(
+            try await eventually(within: .seconds(8)) { try await status()?.string("served") == "unpublished" })
+        // Then the app with its fingerprint (Google writes the site with a trailing dot): the current revision.
+        standIn.setAssetLinks(
+            "shop.example.com",
+            .serve(
+                StandInDeliveryService.statements(host: "shop.example.com", apps: [("com.example.shop", fingerprint)])))
+        #expect(
+            try await eventually(within: .seconds(8)) { try await status()?.int("revisionsBehind") == 0 })
+        #expect(try await status()?.string("service") == "google-digital-asset-links")
+        #expect(standIn.requests.contains { $0.path == "/v1/statements:list" && $0.query.contains("relation=") })
+    }
+
+    @Test func onlyOneOfTwoServersObservesAndBothReport() async throws {
+        let standIn = try StandInDeliveryService()
+        defer { standIn.stop() }
+        let first = try TestRegistryServer(suite: "delivery_fleet", delivery: Self.options(standIn))
+        defer { first.shutdown() }
+        let second = try TestRegistryServer(
+            suite: "delivery_fleet", database: first.database, delivery: Self.options(standIn))
+        defer { second.stop() }
+        try await seedBadoo(first)
+        standIn.setAASA(Self.host, .serve(try Self.revisionBytes(first, try Self.latestRevision(first))))
+        let bothReport = try await eventually(within: .seconds(8)) {
+            let onSecond = try await Self.metric("routereg_delivery_revisions_behind", second)
+            let onFirst = try await Self.metric("routereg_delivery_revisions_behind", first)
+            return onFirst == 0 && onSecond == 0
+        }
+        #expect(bothReport)
+        // Exactly one observes, for as long as we look.
+        for _ in 0..<10 {
+            let observers = [first, second].filter { $0.delivery?.isObserver == true }.count
+            #expect(observers == 1)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // The observer stops: the other takes over.
+        let (observer, other) = first.delivery?.isObserver == true ? (first, second) : (second, first)
+        observer.delivery?.stop()
+        let tookOver = await eventually(within: .seconds(5)) { other.delivery?.isObserver == true }
+        #expect(tookOver)
+    }
+}
