@@ -113,6 +113,20 @@ public final class RegistryServer: Sendable {
             "routereg_delivery_last_observation_timestamp_seconds",
             help: "When the delivery watch last observed the document (Unix time)",
             samples { state, _ in state.last.map { $0.observedAt.timeIntervalSince1970 } })
+        metrics.registerGauge(
+            "routereg_delivery_last_observation_outcome",
+            help: "1 for the outcome of the last observation (served, unchanged, not_found, http_error, timeout, ...)"
+        ) {
+            service.delivery.current.compactMap { state in
+                state.last.map {
+                    ServerMetrics.Sample(
+                        labels: [
+                            ("host", state.key.host), ("kind", state.key.kind.rawValue),
+                            ("outcome", $0.outcome.rawValue),
+                        ], value: 1)
+                }
+            }
+        }
     }
 
     private static func registerHealthGauges(_ metrics: ServerMetrics, service: RegistryService) {

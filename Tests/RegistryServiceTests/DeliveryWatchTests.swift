@@ -161,6 +161,10 @@ import Testing
                 try await Self.metric("routereg_delivery_revisions_behind", server) == -1
             })
         #expect((try await Self.metric("routereg_delivery_last_observation_timestamp_seconds", server) ?? 0) > 1e9)
+        let (metrics, _) = try await server.get("/metrics")
+        #expect(
+            String(decoding: metrics, as: UTF8.self).contains(
+                "routereg_delivery_last_observation_outcome{host=\"\(Self.host)\",kind=\"aasa\",outcome=\"served\"} 1"))
 
         // Every outcome is in the database.
         let outcomes = Set(
@@ -217,6 +221,31 @@ import Testing
             try await eventually(within: .seconds(8)) { try await status()?.int("revisionsBehind") == 0 })
         #expect(try await status()?.string("service") == "google-digital-asset-links")
         #expect(standIn.requests.contains { $0.path == "/v1/statements:list" && $0.query.contains("relation=") })
+    }
+
+    @Test func aNewRevisionIsLookedForSoonerThanTheInterval() async throws {
+        let standIn = try StandInDeliveryService()
+        defer { standIn.stop() }
+        var options = Self.options(standIn)
+        options.interval = .seconds(600)
+        options.pendingInterval = .milliseconds(300)
+        let server = try TestRegistryServer(suite: "delivery_sooner", delivery: options)
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        standIn.setAASA(Self.host, .serve(try Self.revisionBytes(server, try Self.latestRevision(server))))
+        var seen = try await eventually(within: .seconds(8)) {
+            try await Self.aasa(server).int("revisionsBehind") == 0
+        }
+        #expect(seen)
+        func cdnRequests() -> Int { standIn.requests.filter { $0.path.hasPrefix("/a/v1/") }.count }
+        let requestsBefore = cdnRequests()
+        // Current: the next fetch is 10 minutes away. A publish brings it forward to the pending interval.
+        try await Task.sleep(for: .seconds(1))
+        #expect(cdnRequests() == requestsBefore, "fetched again although current")
+        _ = try await server.result("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
+        #expect(try await Self.aasa(server).int("revisionsBehind") == 1)
+        let askedAgain = await eventually(within: .seconds(5)) { cdnRequests() > requestsBefore }
+        #expect(askedAgain, "the CDN was not asked again within the pending interval after the publish")
     }
 
     @Test func onlyOneOfTwoServersObservesAndBothReport() async throws {

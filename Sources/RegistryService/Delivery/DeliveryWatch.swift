@@ -154,6 +154,8 @@ public final class DeliveryWatch: Sendable {
 
         struct Plan {
             var due: ContinuousClock.Instant
+            /// The current revision when planned: a newer one (a publish) brings the next fetch forward.
+            var revision: Int
             var failures = 0
         }
 
@@ -217,8 +219,17 @@ public final class DeliveryWatch: Sendable {
             let documents = service.snapshot.documents
             if latest.isEmpty || schedule.isEmpty { readLatest() }
             let now = ContinuousClock.now
-            for key in documents.keys where schedule[key] == nil {
-                schedule[key] = Plan(due: firstDue(key, now: now))
+            for (key, document) in documents {
+                guard var plan = schedule[key] else {
+                    schedule[key] = Plan(due: firstDue(key, now: now), revision: document.revision)
+                    continue
+                }
+                if plan.revision != document.revision {
+                    // A new revision: look for it at the CDN within the pending interval, not the full one.
+                    plan.revision = document.revision
+                    plan.due = min(plan.due, now + jittered(options.pendingInterval))
+                    schedule[key] = plan
+                }
             }
             for key in schedule.keys where documents[key] == nil { schedule[key] = nil }
             let due = schedule.filter { $0.value.due <= now }.sorted { $0.value.due < $1.value.due }
@@ -250,7 +261,10 @@ public final class DeliveryWatch: Sendable {
         /// When a document is first due: from its latest stored observation (so a new observer does not
         /// fetch everything at once), or soon.
         private func firstDue(_ key: DocumentKey, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-            guard let last = latest[key]?.last else { return now + jittered(.zero, spread: .milliseconds(200)) }
+            // Never observed: soon, spread over a little while so a first start does not fetch all at once.
+            guard let last = latest[key]?.last else {
+                return now + jittered(.zero, spread: min(options.pendingInterval, .seconds(60)))
+            }
             let age = Duration.milliseconds(Int64(max(0, Date().timeIntervalSince(last.observedAt)) * 1000))
             let behind = latest[key]?.content?.matchedRevision != service.snapshot.documents[key]?.revision
             let wait = (behind ? options.pendingInterval : options.interval) - age
@@ -258,7 +272,7 @@ public final class DeliveryWatch: Sendable {
         }
 
         private mutating func reschedule(_ key: DocumentKey, observation: DeliveryObservation, currentRevision: Int) {
-            var plan = schedule[key] ?? Plan(due: .now)
+            var plan = schedule[key] ?? Plan(due: .now, revision: currentRevision)
             if observation.outcome.tellsContent || observation.outcome == .invalidJSON
                 || observation.outcome == .tooLarge
             {
@@ -394,10 +408,13 @@ public final class DeliveryWatch: Sendable {
         private mutating func match(_ key: DocumentKey, hash: String, upTo current: Int) -> Int? {
             var known = meanings[key] ?? (upTo: 0, numbers: [:])
             if known.upTo < current {
+                // The newest 200 revisions at most: a service serving one older than that is reported as
+                // serving none of ours, and a long history is never read whole.
+                let after = max(known.upTo, current - 200)
                 do {
                     let revisions = try service.store.read(deadline: .now + .seconds(10)) { tx in
                         try service.store.delivery.revisions(
-                            host: key.host, kind: key.kind, after: known.upTo, in: tx)
+                            host: key.host, kind: key.kind, after: after, in: tx)
                     }
                     for revision in revisions {
                         let meaning =
