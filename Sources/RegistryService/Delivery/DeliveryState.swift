@@ -97,7 +97,7 @@ extension RegistryService {
         guard !documents.isEmpty else { return [] }
         return try mapped {
             try store.read(deadline: deadline) { tx in
-                let latest = try store.delivery.latest(host: host, in: tx)
+                let latest = try store.delivery.latest(hosts: Array(Set(documents.map(\.host))).sorted(), in: tx)
                 return try documents.map { document in
                     let key = DocumentKey(host: document.host, kind: document.kind)
                     var times: [Int: Date] = [:]

@@ -435,7 +435,8 @@ public final class DeliveryWatch: Sendable {
             if let read = try? service.store.read(
                 deadline: .now + .seconds(5),
                 { tx in
-                    try service.store.delivery.latest(in: tx)
+                    try service.store.delivery.latest(
+                        hosts: Array(Set(service.snapshot.documents.keys.map(\.host))).sorted(), in: tx)
                 })
             {
                 latest = read
