@@ -97,9 +97,9 @@ public struct DeliveryRepository: Sendable {
     public func record(_ o: DeliveryObservation, in tx: Transaction) throws -> Int64 {
         let rows = try tx.query(
             """
-            INSERT INTO delivery_observations (host, kind, outcome, http_status, size, sha256, canonical_sha256,
-                matched_revision, serving_since, etag, last_modified, error, duration_ms)
-            VALUES (\(o.host), \(o.kind.rawValue), \(o.outcome.rawValue), \(o.httpStatus), \(o.size), \(o.sha256),
+            INSERT INTO delivery_observations (host, kind, observed_at, outcome, http_status, size, sha256,
+                canonical_sha256, matched_revision, serving_since, etag, last_modified, error, duration_ms)
+            VALUES (\(o.host), \(o.kind.rawValue), \(Self.timestamp(o.observedAt))::timestamptz, \(o.outcome.rawValue), \(o.httpStatus), \(o.size), \(o.sha256),
                 \(o.canonicalSHA256), \(o.matchedRevision),
                 \(o.servingSince.map { Self.timestamp($0) })::timestamptz, \(o.etag.map { String($0.prefix(512)) }),
                 \(o.lastModified.map { String($0.prefix(512)) }), \(o.error.map { String($0.prefix(500)) }),
