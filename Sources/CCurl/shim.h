@@ -21,6 +21,12 @@ static inline CURLcode routereg_curl_set_list(CURL *handle, CURLoption option, s
 static inline CURLcode routereg_curl_set_callback(CURL *handle, CURLoption option, routereg_curl_data_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
+typedef int (*routereg_curl_progress_callback)(void *context, curl_off_t download_total, curl_off_t download_now,
+                                              curl_off_t upload_total, curl_off_t upload_now);
+
+static inline CURLcode routereg_curl_set_progress(CURL *handle, routereg_curl_progress_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
 static inline CURLcode routereg_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }

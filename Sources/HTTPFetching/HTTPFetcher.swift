@@ -25,10 +25,13 @@ public final class HTTPFetcher: Sendable {
         /// Connect to this address (`127.0.0.1:8443`) for the URL's host and port, keeping the host for TLS
         /// (SNI, certificate check) and `Host`: how a check is pointed at a local origin.
         public var connectTo: String?
+        /// Asked while the transfer runs (a few times a second): true abandons it (`Failure.cancelled`), so a
+        /// server stopping does not wait out a slow answer.
+        public var isCancelled: (@Sendable () -> Bool)?
 
         public init(
             url: URL, headers: [String: String] = [:], timeout: Duration, maxBytes: Int, caFile: String? = nil,
-            connectTo: String? = nil
+            connectTo: String? = nil, isCancelled: (@Sendable () -> Bool)? = nil
         ) {
             self.url = url
             self.headers = headers
@@ -36,6 +39,7 @@ public final class HTTPFetcher: Sendable {
             self.maxBytes = maxBytes
             self.caFile = caFile
             self.connectTo = connectTo
+            self.isCancelled = isCancelled
         }
     }
 
@@ -64,12 +68,15 @@ public final class HTTPFetcher: Sendable {
         case tooLarge(status: Int, limit: Int)
         /// Connection, TLS or protocol failure, in libcurl's words for its error code (no host or address).
         case network(String)
+        /// `isCancelled` said so.
+        case cancelled
 
         public var description: String {
             switch self {
             case .timeout: return "no complete answer before the deadline"
             case .tooLarge(_, let limit): return "the body exceeds \(limit) bytes"
             case .network(let text): return text
+            case .cancelled: return "cancelled"
             }
         }
     }
@@ -98,7 +105,7 @@ public final class HTTPFetcher: Sendable {
             1,
             Int(request.timeout.components.seconds) * 1000
                 + Int(request.timeout.components.attoseconds / 1_000_000_000_000_000))
-        let sink = Sink(limit: request.maxBytes)
+        let sink = Sink(limit: request.maxBytes, isCancelled: request.isCancelled)
         let context = Unmanaged.passUnretained(sink).toOpaque()
         var ok = true
         func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
@@ -125,6 +132,11 @@ public final class HTTPFetcher: Sendable {
         set(routereg_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
         set(routereg_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, Sink.headerCallback))
         set(routereg_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+        if request.isCancelled != nil {
+            set(routereg_curl_set_long(handle, CURLOPT_NOPROGRESS, 0))
+            set(routereg_curl_set_progress(handle, Sink.progressCallback))
+            set(routereg_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context))
+        }
         guard ok else { return .failure(.network("the transfer could not be configured")) }
 
         let code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
@@ -135,6 +147,8 @@ public final class HTTPFetcher: Sendable {
             return .success(Response(status: status, headers: sink.headers, body: sink.body))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timeout)
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .failure(.cancelled)
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(.tooLarge(status: status, limit: request.maxBytes))
         case CURLE_WRITE_ERROR where sink.overflowed:
@@ -151,8 +165,17 @@ public final class HTTPFetcher: Sendable {
         var body = Data()
         var headers: [String: String] = [:]
         var overflowed = false
+        let isCancelled: (@Sendable () -> Bool)?
 
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, isCancelled: (@Sendable () -> Bool)?) {
+            self.limit = limit
+            self.isCancelled = isCancelled
+        }
+
+        static let progressCallback: routereg_curl_progress_callback = { context, _, _, _, _ in
+            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+            return sink.isCancelled?() == true ? 1 : 0
+        }
 
         static let bodyCallback: routereg_curl_data_callback = { data, size, count, context in
             let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()

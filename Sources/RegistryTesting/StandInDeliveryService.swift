@@ -117,7 +117,8 @@ public final class StandInDeliveryService: Sendable {
             ) {
                 respond(HTTPResponse(status: 200, body: Array("{}".utf8), contentType: "application/json"))
             }
-            return .later(cancel: {})
+            // Stopping the stand-in answers at once (the deferral keeps the first answer only).
+            return .later(cancel: { respond(HTTPResponse(status: 503, body: [], contentType: "text/plain")) })
         case .huge(let count):
             var body = Array("{\"applinks\":\"".utf8)
             body += [UInt8](repeating: UInt8(ascii: "x"), count: max(0, count - 16))

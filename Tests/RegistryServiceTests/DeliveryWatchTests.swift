@@ -248,6 +248,29 @@ import Testing
         #expect(askedAgain, "the CDN was not asked again within the pending interval after the publish")
     }
 
+    @Test func stoppingAbandonsAFetchInFlight() async throws {
+        let standIn = try StandInDeliveryService()
+        defer { standIn.stop() }
+        var options = Self.options(standIn)
+        options.fetchTimeout = .seconds(8)
+        let server = try TestRegistryServer(suite: "delivery_stop", delivery: options)
+        defer { server.shutdown() }
+        standIn.setAASA(Self.host, .hang(.seconds(20)))
+        try await seedBadoo(server)
+        let asked = await eventually(within: .seconds(8)) {
+            standIn.requests.contains { $0.path.hasPrefix("/a/v1/") }
+        }
+        #expect(asked)
+        let start = ContinuousClock.now
+        server.delivery?.stop()
+        let took = start.duration(to: .now)
+        #expect(took < .seconds(3), "stop waited \(took) for a fetch that would have taken 8 s")
+        let recorded = try server.service.store.read { tx in
+            try server.service.store.delivery.history(host: Self.host, kind: .aasa, limit: 10, in: tx)
+        }
+        #expect(recorded.allSatisfy { $0.outcome != .timeout && $0.error != "cancelled" })
+    }
+
     @Test func onlyOneOfTwoServersObservesAndBothReport() async throws {
         let standIn = try StandInDeliveryService()
         defer { standIn.stop() }

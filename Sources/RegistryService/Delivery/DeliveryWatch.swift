@@ -237,6 +237,8 @@ public final class DeliveryWatch: Sendable {
             guard !due.isEmpty else { return false }
             let requests = due.map { request(for: $0) }
             let results = fetch(requests)
+            // Stopping: the fetches were abandoned, and there is nothing true to record.
+            if watch.isStopped { return false }
             var recorded = false
             for (index, key) in due.enumerated() {
                 guard let document = documents[key] else { continue }
@@ -300,9 +302,10 @@ public final class DeliveryWatch: Sendable {
                 if let etag = previous.etag { headers["If-None-Match"] = etag }
                 if let modified = previous.lastModified { headers["If-Modified-Since"] = modified }
             }
+            let watch = self.watch
             return HTTPFetcher.Request(
                 url: watch.url(for: key), headers: headers, timeout: options.fetchTimeout,
-                maxBytes: options.maxBytes)
+                maxBytes: options.maxBytes, isCancelled: { watch.isStopped })
         }
 
         /// Runs the fetches, at most `concurrency` at a time; each ends by its deadline.
@@ -354,6 +357,9 @@ public final class DeliveryWatch: Sendable {
             case .failure(.network(let text)):
                 o.outcome = .networkError
                 o.error = text
+            case .failure(.cancelled):
+                o.outcome = .networkError
+                o.error = "cancelled"
             case .success(let response):
                 o.httpStatus = response.status
                 switch response.status {

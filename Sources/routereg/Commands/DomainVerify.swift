@@ -108,6 +108,9 @@ enum DomainVerify {
         case .failure(.timeout):
             finding.failures.append("timeout: no complete answer within \(Int(timeout.components.seconds)) s")
             return finding
+        case .failure(.cancelled):
+            finding.failures.append("cancelled")
+            return finding
         case .failure(.network(let text)):
             // Does the origin answer plain HTTP where HTTPS was asked?
             var plain = request
