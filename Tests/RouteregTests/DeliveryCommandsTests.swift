@@ -32,7 +32,7 @@ struct DeliveryCommandsTests {
         // Not observed yet: the CDN holds nothing for the host.
         func waitForStatus(_ contains: String) async throws -> String {
             var text = ""
-            let seen = try await eventually(within: .seconds(8)) {
+            let seen = try await eventually(within: .seconds(15)) {
                 text = try await session.ok(["aasa", "status", Self.host])
                 return text.contains(contains)
             }

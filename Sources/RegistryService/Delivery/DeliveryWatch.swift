@@ -148,6 +148,8 @@ public final class DeliveryWatch: Sendable {
         /// revision number read.
         var meanings: [DocumentKey: (upTo: Int, numbers: [String: Int])] = [:]
         var latest: [DocumentKey: DeliveryLatest] = [:]
+        /// Whether `latest` was read since this server became the observer (another one may have observed).
+        var latestLoaded = false
         var lastLockAttempt: ContinuousClock.Instant?
         var lastRefresh: ContinuousClock.Instant?
         var lastPrune: ContinuousClock.Instant?
@@ -203,6 +205,7 @@ public final class DeliveryWatch: Sendable {
             // The database away: try again at the next interval.
             guard (try? lock.tryAcquire(deadline: .now + .seconds(5))) == true else { return }
             schedule = [:]
+            latestLoaded = false
             watch.observing.store(true, ordering: .relaxed)
             watch.log("delivery watch: this server observes Apple's CDN and Google's Digital Asset Links API")
         }
@@ -217,7 +220,7 @@ public final class DeliveryWatch: Sendable {
         /// Observes the documents that are due; true when anything was recorded.
         private mutating func observeDue() -> Bool {
             let documents = service.snapshot.documents
-            if latest.isEmpty || schedule.isEmpty { readLatest() }
+            if !latestLoaded { readLatest() }
             let now = ContinuousClock.now
             for (key, document) in documents {
                 guard var plan = schedule[key] else {
@@ -446,6 +449,7 @@ public final class DeliveryWatch: Sendable {
                 })
             {
                 latest = read
+                latestLoaded = true
             }
         }
 
