@@ -20,6 +20,7 @@ let package = Package(
         // C libraries from Debian, through system-library targets.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The one way to start child processes: posix_spawn, own process group, killed if we die first.
         .target(name: "ProcessSpawn", swiftSettings: swiftSettings),
@@ -38,8 +39,13 @@ let package = Package(
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
+        // Outgoing HTTP GETs with a deadline, a size limit and no redirects followed (libcurl's easy interface):
+        // the delivery watch and `domain verify`. Knows no application.
+        .target(name: "HTTPFetching", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // Use cases and the in-memory snapshot.
-        .target(name: "RegistryService", dependencies: ["RouteCore", "RouteStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "RegistryService", dependencies: ["RouteCore", "RouteStore", "HTTPFetching"],
+            swiftSettings: swiftSettings),
         // The HTTP layer: the libmicrohttpd transport, a router built once at start, middleware (request guard,
         // request log, metrics, deadlines, bearer credentials), static documents. Knows no application.
         .target(name: "HTTPServing", dependencies: ["CMicroHTTPD", "JSONBytes"], swiftSettings: swiftSettings),
@@ -75,7 +81,7 @@ let package = Package(
             name: "routereg",
             dependencies: [
                 "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "JSONRPC", "RegistryAPI",
-                "RegistryConsole", "RouteRegistryClient",
+                "RegistryConsole", "RouteRegistryClient", "HTTPFetching",
             ],
             swiftSettings: swiftSettings
         ),

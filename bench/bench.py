@@ -135,7 +135,7 @@ class Registry:
         env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=self.token)
         for variable in ("DATABASE_URL", "PGHOST", "PGDATABASE"):
             env.pop(variable, None)
-        argv = [binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", self.data_dir]
+        argv = [binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", self.data_dir, "--no-delivery-watch"]
         argv += ["--quiet"] if quiet else ["--access-log", self.access_log]
         if threads:
             argv += ["--threads", str(threads)]

@@ -77,7 +77,7 @@ def main():
         env.pop(variable, None)
     out = os.path.join(work, "callgrind.out")
     argv = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-            args.binary, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", os.path.join(work, "data"),
+            args.binary, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", os.path.join(work, "data"), "--no-delivery-watch",
             *args.flags]
     log = open(os.path.join(work, "server.log"), "w")
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,

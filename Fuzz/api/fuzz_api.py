@@ -60,7 +60,7 @@ class Server:
         os.chmod(self.data_dir, 0o711)
         env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=self.admin_token)
         self.process = subprocess.Popen(
-            [binary, "serve", "--listen", "127.0.0.1:0", "--data-dir", self.data_dir, "--quiet"],
+            [binary, "serve", "--listen", "127.0.0.1:0", "--data-dir", self.data_dir, "--quiet", "--no-delivery-watch"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env)
         self.log = []
         lines = queue.Queue()

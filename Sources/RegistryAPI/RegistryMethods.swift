@@ -84,6 +84,7 @@ public enum RegistryMethods {
                 return try service.listRevisions(input)
             },
             RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
+            RPCMethod(API.AssociationsDelivery.self) { _, input in try service.delivery(input) },
             RPCMethod(API.AssociationsPreview.self) { _, input in try service.preview(input) },
             RPCMethod.deferred(API.AssociationsWatch.self) { _, input, completion in
                 service.watch(input) { result in

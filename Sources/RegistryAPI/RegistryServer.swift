@@ -102,6 +102,51 @@ public final class RegistryServer: Sendable {
             [ServerMetrics.Sample(value: Double(service.snapshots.watcherCount))]
         }
         registerHealthGauges(metrics, service: service)
+        registerDeliveryGauges(metrics, service: service)
+    }
+
+    /// The delivery watch's view (`DeliveryBoard`, read from the database by whichever server observes):
+    /// documents not observed yet have no samples.
+    private static func registerDeliveryGauges(_ metrics: ServerMetrics, service: RegistryService) {
+        func samples(_ value: @escaping @Sendable (DeliveryState, Date) -> Double?)
+            -> @Sendable () -> [ServerMetrics.Sample]
+        {
+            {
+                let now = Date()
+                return service.delivery.current.compactMap { state in
+                    value(state, now).map {
+                        ServerMetrics.Sample(
+                            labels: [("host", state.key.host), ("kind", state.key.kind.rawValue)], value: $0)
+                    }
+                }
+            }
+        }
+        metrics.registerGauge(
+            "routereg_delivery_revisions_behind",
+            help: "Revisions newer than the one Apple's CDN or Google serves (0: current; -1: none of ours)",
+            samples { state, _ in state.revisionsBehind.map(Double.init) })
+        metrics.registerGauge(
+            "routereg_delivery_seconds_behind",
+            help: "Seconds since the oldest revision Apple's CDN or Google has not shown was created (0: current)",
+            samples { state, now in state.secondsBehind(at: now) })
+        metrics.registerGauge(
+            "routereg_delivery_last_observation_timestamp_seconds",
+            help: "When the delivery watch last observed the document (Unix time)",
+            samples { state, _ in state.last.map { $0.observedAt.timeIntervalSince1970 } })
+        metrics.registerGauge(
+            "routereg_delivery_last_observation_outcome",
+            help: "1 for the outcome of the last observation (served, unchanged, not_found, http_error, timeout, ...)"
+        ) {
+            service.delivery.current.compactMap { state in
+                state.last.map {
+                    ServerMetrics.Sample(
+                        labels: [
+                            ("host", state.key.host), ("kind", state.key.kind.rawValue),
+                            ("outcome", $0.outcome.rawValue),
+                        ], value: 1)
+                }
+            }
+        }
     }
 
     private static func registerHealthGauges(_ metrics: ServerMetrics, service: RegistryService) {

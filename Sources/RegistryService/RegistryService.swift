@@ -74,6 +74,8 @@ public final class RegistryService: Sendable {
     public let clicks = ClickCounter()
     /// Tokens' last uses since the last flush (`TokenUses`).
     public let tokenUses = TokenUses()
+    /// What Apple's CDN and Google serve per domain, as last read from the database (`DeliveryWatch`).
+    public let delivery = DeliveryBoard()
     /// A snapshot was built from the database at least once (not only read from the persisted file).
     private let loadedFromDatabase = Atomic<Bool>(false)
 

@@ -19,6 +19,9 @@ public final class TestRegistryServer: Sendable {
     public let service: RegistryService
     public let server: RegistryServer
     public let runtime: RegistryRuntime
+    /// The delivery watch, when the server was started with one (off by default: tests never reach the
+    /// internet; point it at a `StandInDeliveryService`).
+    public let delivery: DeliveryWatch?
     private let pool: Database
 
     /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
@@ -29,7 +32,9 @@ public final class TestRegistryServer: Sendable {
         suite: String, database: TestDatabase? = nil, snapshotFile: URL? = nil,
         maxSnapshotAge: Duration = .seconds(300), readOnly: Bool = false,
         runtime runtimeOptions: RegistryRuntime.Options = RegistryRuntime.Options(), cacheMaxAge: Int = 300,
-        signInLimit: SignInLimiter.Policy = SignInLimiter.Policy(), log: @escaping @Sendable (String) -> Void = { _ in }
+        signInLimit: SignInLimiter.Policy = SignInLimiter.Policy(),
+        delivery deliveryOptions: DeliveryWatch.Options? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
@@ -41,6 +46,12 @@ public final class TestRegistryServer: Sendable {
                 readOnly: readOnly, maxSnapshotAge: maxSnapshotAge))
         runtime = RegistryRuntime(service: service, databaseURL: database.url, options: runtimeOptions, log: log)
         try runtime.start()
+        if let deliveryOptions {
+            delivery = DeliveryWatch(service: service, databaseURL: database.url, options: deliveryOptions, log: log)
+        } else {
+            delivery = nil
+        }
+        delivery?.start()
         server = RegistryServer(
             service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
             cacheMaxAge: cacheMaxAge, log: .silent, signInLimit: signInLimit)
@@ -56,6 +67,7 @@ public final class TestRegistryServer: Sendable {
     /// Stops the HTTP server and closes the pool (the database stays, for `drop()` or a second server).
     public func stop() {
         server.stop()
+        delivery?.stop()
         runtime.stop()
         pool.close()
     }

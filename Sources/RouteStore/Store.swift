@@ -17,6 +17,7 @@ public final class Store: Sendable {
     public let tokens = TokenRepository()
     public let links = LinkRepository()
     public let clicks = ClickRepository()
+    public let delivery = DeliveryRepository()
     public let writeRequests = WriteRequestRepository()
 
     public init(database: Database) {

@@ -44,6 +44,14 @@ extension ServeCommand {
         let runtime = RegistryRuntime(service: service, databaseURL: databaseURL, log: { note($0) })
         try runtime.start()
 
+        let delivery = DeliveryWatch(
+            service: service, databaseURL: databaseURL,
+            options: DeliveryWatch.Options(
+                appleCDN: URL(string: options.appleCDN)!, assetLinksAPI: URL(string: options.assetLinksAPI)!,
+                observe: options.deliveryWatch && !options.readOnly, interval: .seconds(options.deliveryInterval)),
+            log: { note($0) })
+        delivery.start()
+
         let requestLog = try Self.requestLog(options)
         let address = HTTPServerConfiguration.listenAddress(options.listen)!
         let server = RegistryServer(
@@ -68,6 +76,7 @@ extension ServeCommand {
         note("shutting down")
         server.stop()
         if !requestLog.close(timeout: .seconds(5)) { note("the request log could not be written in 5 s") }
+        delivery.stop()
         runtime.stop()
         database.close()
         if let embedded { try? embedded.stop() }

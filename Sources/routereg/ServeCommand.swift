@@ -33,6 +33,12 @@ enum ServeCommand {
             --connection-memory is each connection's buffer for the request line and headers and the response
             headers (libmicrohttpd clears it after every request, so a smaller one costs less per request but
             refuses larger headers with 431: 16 KiB takes about 7.5 KB of headers, 32 KiB about 15 KB).
+            The delivery watch fetches, for every domain with a generated document, what devices really get: Apple's
+            CDN copy ({--apple-cdn-url}/a/v1/{host}) and what Google's Digital Asset Links API lists
+            ({--asset-links-api-url}/v1/statements:list), every --delivery-interval seconds (default 3600, with
+            jitter; a sixth of it while the newest revision is not served yet; backoff on errors). One server of a
+            fleet observes at a time; every server reports the observations (Associations.Delivery, /metrics).
+            --no-delivery-watch: this server never fetches (it still reports what another one observed).
             --config reads every flag above from a file, one NAME = VALUE per line (the flag without its dashes;
             true or false for a switch); flags on the command line win. Without --config,
             \(defaultConfigPath) is read if it exists (--config "" reads none).
@@ -57,6 +63,14 @@ enum ServeCommand {
             .value(
                 "connection-memory", "KIB",
                 "per-connection buffer for headers, 8...1024 KiB (default \(Options.defaultConnectionMemoryKiB))"),
+            .value(
+                "apple-cdn-url", "URL", "Apple's AASA CDN, before /a/v1/{host} (default \(Options.defaultAppleCDN))"),
+            .value(
+                "asset-links-api-url", "URL",
+                "Google's Digital Asset Links API, before /v1/statements:list (default \(Options.defaultAssetLinksAPI))"
+            ),
+            .value("delivery-interval", "SECONDS", "between two observations of a document, 1...604800 (default 3600)"),
+            .bool("no-delivery-watch", "never fetch what Apple's CDN and Google serve from this server"),
             .value("config", "FILE", "read these settings from FILE (default \(defaultConfigPath) if present)"),
         ],
         examples: ["serve --listen 127.0.0.1:8080 --data-dir ./data"], globalFlags: [CommandTable.helpFlag],
@@ -82,6 +96,12 @@ enum ServeCommand {
         static let defaultConnectionMemoryKiB = 16
         /// nil: standard error; "-": standard output; else a file appended to.
         var accessLog: String?
+        var appleCDN = defaultAppleCDN
+        var assetLinksAPI = defaultAssetLinksAPI
+        var deliveryInterval = 3600
+        var deliveryWatch = true
+        static let defaultAppleCDN = "https://app-site-association.cdn-apple.com"
+        static let defaultAssetLinksAPI = "https://digitalassetlinks.googleapis.com"
     }
 
     /// The configuration file read when --config is not given (and it exists): where `make install` puts it.
@@ -134,6 +154,18 @@ enum ServeCommand {
             guard !path.isEmpty else { throw UsageError("--access-log needs a file path or -") }
             options.accessLog = path
         }
+        func baseURL(_ flag: String, default fallback: String) throws(UsageError) -> String {
+            guard let text = arguments.value(flag) else { return fallback }
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                scheme == "https" || scheme == "http",
+                url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+            else { throw UsageError("--\(flag) must be an http(s) URL without query, like \(fallback)") }
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+        options.appleCDN = try baseURL("apple-cdn-url", default: options.appleCDN)
+        options.assetLinksAPI = try baseURL("asset-links-api-url", default: options.assetLinksAPI)
+        options.deliveryInterval = try number("delivery-interval", 1...604_800, default: options.deliveryInterval)
+        options.deliveryWatch = !arguments.bool("no-delivery-watch")
         guard HTTPServerConfiguration.listenAddress(options.listen) != nil else {
             throw UsageError("--listen must look like 127.0.0.1:8080 or [::1]:8080")
         }

@@ -63,15 +63,15 @@ class API:
         return created["secret"], created["token"]["id"]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """`routereg serve --listen 127.0.0.1:0` on a temporary data directory; stopped (and its cluster) after."""
+def run_server(extra_args):
+    """`routereg serve --listen 127.0.0.1:0` on a temporary data directory with `extra_args`; yields its URL, API
+    and log; stopped (and its cluster) after."""
     admin_token = secrets.token_urlsafe(24)
     env = dict(os.environ, ROUTEREG_ADMIN_TOKEN=admin_token)
     data_dir = tempfile.mkdtemp(prefix="routereg-console-")
     os.chmod(data_dir, 0o711)  # the embedded cluster runs as `postgres` when the tests run as root
     process = subprocess.Popen(
-        [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir, "--quiet"],
+        [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir, "--quiet", *extra_args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env)
     lines, log = queue.Queue(), []
 
@@ -101,6 +101,12 @@ def server():
             process.kill()
             process.wait()
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The console's server: never reaches Apple's CDN or Google (--no-delivery-watch)."""
+    yield from run_server(["--no-delivery-watch"])
 
 
 @pytest.fixture(scope="session")

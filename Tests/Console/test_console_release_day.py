@@ -119,6 +119,8 @@ def test_release_day_in_the_browser(server, api, browser, tour, artifacts):
     # 6. The revision diff shows exactly that /l/a/* left the AASA.
     go(d, url, f"documents/{HOST}")
     find(d, f'#revisions tr[data-revision="{off_revision["revision"]}"]')
+    # The server runs with --no-delivery-watch: what Apple's CDN serves is not known, and the page says so.
+    wait(d).until(lambda drv: "Apple's CDN: not observed yet" in drv.find_element(By.ID, "doc-delivery").text)
     find(d, "#diff").click()
     diff = find(d, "#doc-diff")
     assert f"revision {new_revision} → {new_revision + 1}" in diff.text

@@ -19,6 +19,7 @@ do {
         binary,
         [
             "serve", "--listen", "127.0.0.1:0", "--database-url", cluster.url, "--data-dir", scratch + "/data",
+            "--no-delivery-watch",
             "--quiet",
         ],
         environment: Spawn.currentEnvironment().filter { $0.key != "DATABASE_URL" },

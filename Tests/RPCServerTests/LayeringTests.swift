@@ -24,6 +24,8 @@ struct LayeringTests {
         let graph = try PackageManifest.targetDependencies(packageRoot: Self.root)
         #expect(graph["HTTPServing"] == ["CMicroHTTPD", "JSONBytes"])
         #expect(graph["JSONRPC"] == ["JSONBytes"])
+        // The outgoing side (the delivery watch's and domain verify's GETs) knows no application either.
+        #expect(graph["HTTPFetching"] == ["CCurl"])
         for target in ["HTTPServing", "JSONRPC"] {
             let reached = PackageManifest.reached(from: target, in: graph)
             #expect(

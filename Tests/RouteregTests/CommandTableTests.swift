@@ -14,7 +14,7 @@ struct CommandTableTests {
             "release list", "aasa show", "aasa revisions", "aasa diff", "aasa preview", "aasa check", "aasa import",
             "can-open", "matrix", "audit", "token create", "token list", "token revoke", "canopen-table", "serve",
             "migrate", "version", "help", "link create", "link list", "link get", "link stats", "link delete",
-            "link import", "link resolve",
+            "link import", "link resolve", "aasa status", "release status", "domain verify",
         ]
         let paths = Set(table.commands.map { $0.path.joined(separator: " ") })
         for command in expected { #expect(paths.contains(command), "missing \(command)") }

@@ -28,7 +28,7 @@ struct ServeCommandTests {
             environment["LANG"] = "C.UTF-8"
             process = try Spawn(
                 binary.path,
-                ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path] + log,
+                ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory.path, "--no-delivery-watch"] + log,
                 environment: environment, standardOutput: .file(output.path), standardError: .standardOutput
             ).start()
         }

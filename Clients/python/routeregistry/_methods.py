@@ -61,6 +61,7 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Associations.Diff": MethodInfo("public", True, False, None, (('host', True), ('kind', False), ('fromRevision', True), ('toRevision', True))),
     "Associations.Preview": MethodInfo("releaser", True, False, None, (('app', True), ('platform', True), ('version', True), ('action', True))),
     "Associations.Watch": MethodInfo("public", True, False, None, (('host', True), ('kind', False), ('ifNoneMatch', False), ('timeoutMs', False))),
+    "Associations.Delivery": MethodInfo("public", True, False, None, (('host', False), ('kind', False))),
     "CanOpen.GetTable": MethodInfo("public", True, False, None, (('app', True), ('platform', True), ('version', True), ('ifNoneMatch', False))),
     "CanOpen.Check": MethodInfo("public", True, False, None, (('app', True), ('platform', True), ('version', True), ('url', True))),
     "Matrix.Get": MethodInfo("reader", True, False, None, (('app', True), ('platform', True))),
@@ -226,6 +227,11 @@ class _Methods:
         """Long poll: returns when the document's etag differs from ifNoneMatch, or after timeoutMs ... (`Associations.Watch`, public)."""
         params: Dict[str, Any] = {"host": host, "kind": kind, "ifNoneMatch": if_none_match, "timeoutMs": timeout_ms}
         return cast("AssociationsWatchResult", self._call("Associations.Watch", params, timeout))
+
+    def associations_delivery(self, host: Optional[Host] = None, kind: Optional[DocumentKind] = None, *, timeout: Optional[float] = None) -> AssociationsDeliveryResult:
+        """What Apple's CDN and Google's Digital Asset Links API serve for each domain's documents, as ... (`Associations.Delivery`, public)."""
+        params: Dict[str, Any] = {"host": host, "kind": kind}
+        return cast("AssociationsDeliveryResult", self._call("Associations.Delivery", params, timeout))
 
     def can_open_get_table(self, app: Identifier, platform: Platform, version: AnyVersion, if_none_match: Optional[str] = None, *, timeout: Optional[float] = None) -> CanOpenGetTableResult:
         """The canOpen table of a live app version; notModified when its etag equals ifNoneMatch. (`CanOpen.GetTable`, public)."""
@@ -458,6 +464,11 @@ class _AsyncMethods:
         """Long poll: returns when the document's etag differs from ifNoneMatch, or after timeoutMs ... (`Associations.Watch`, public)."""
         params: Dict[str, Any] = {"host": host, "kind": kind, "ifNoneMatch": if_none_match, "timeoutMs": timeout_ms}
         return cast("AssociationsWatchResult", await self._call("Associations.Watch", params, timeout))
+
+    async def associations_delivery(self, host: Optional[Host] = None, kind: Optional[DocumentKind] = None, *, timeout: Optional[float] = None) -> AssociationsDeliveryResult:
+        """What Apple's CDN and Google's Digital Asset Links API serve for each domain's documents, as ... (`Associations.Delivery`, public)."""
+        params: Dict[str, Any] = {"host": host, "kind": kind}
+        return cast("AssociationsDeliveryResult", await self._call("Associations.Delivery", params, timeout))
 
     async def can_open_get_table(self, app: Identifier, platform: Platform, version: AnyVersion, if_none_match: Optional[str] = None, *, timeout: Optional[float] = None) -> CanOpenGetTableResult:
         """The canOpen table of a live app version; notModified when its etag equals ifNoneMatch. (`CanOpen.GetTable`, public)."""

@@ -270,6 +270,12 @@ class AssociationsWatchResult(_AssociationsWatchResultRequired, total=False):
     document: Union[AASADocument, AssetlinksDocument]
 
 
+class AssociationsDeliveryResult(TypedDict):
+    """AssociationsDeliveryResult"""
+
+    documents: List[DeliveryStatus]
+
+
 class _CanOpenGetTableResultRequired(TypedDict):
     etag: str
     notModified: bool
@@ -982,6 +988,32 @@ class ShortLinkOutput(_ShortLinkOutputRequired, total=False):
     updateTime: Optional[str]
 
 
+class _DeliveryStatusRequired(TypedDict):
+    host: Host
+    kind: DocumentKind
+    service: Literal["apple-cdn", "google-digital-asset-links"]
+    currentRevision: int
+    currentRevisionTime: str
+    served: Literal["revision", "unpublished", "none", "unknown"]
+
+
+class DeliveryStatus(_DeliveryStatusRequired, total=False):
+    """One domain's document as a delivery service serves it, against the registry's current revision."""
+
+    #: The revision the service serves, matched by JSON meaning.
+    servedRevision: int
+    #: Since when the service serves this copy.
+    servingSince: str
+    #: 0 when the service serves the current revision, N when N newer revisions wait, -1 when it ...
+    revisionsBehind: int
+    #: Seconds since the oldest revision the service has not shown was created (the current one's ...
+    secondsBehind: float
+    lastObservationTime: str
+    lastOutcome: Literal["served", "unchanged", "not_found", "http_error", "timeout", "too_large", "invalid_json", "network_error"]
+    lastHttpStatus: int
+    lastError: str
+
+
 Version = str
 
 
@@ -1058,6 +1090,7 @@ __all__ = [
     "AssetlinksDocumentItem",
     "AssetlinksDocumentItemTarget1",
     "AssetlinksDocumentItemTarget2",
+    "AssociationsDeliveryResult",
     "AssociationsGetResult",
     "AssociationsListRevisionsResult",
     "AssociationsPreviewResult",
@@ -1071,6 +1104,7 @@ __all__ = [
     "CanOpenTable",
     "CanOpenTableFallback",
     "Decision",
+    "DeliveryStatus",
     "DiffRule",
     "DocumentKind",
     "Domain",

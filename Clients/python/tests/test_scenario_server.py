@@ -46,7 +46,7 @@ def server(tmp_path_factory):
     data_dir = tempfile.mkdtemp(prefix="routereg-py-")
     os.chmod(data_dir, 0o711)
     process = subprocess.Popen(
-        [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", str(data_dir)],
+        [os.environ["ROUTEREG_BIN"], "serve", "--listen", "127.0.0.1:0", "--data-dir", str(data_dir), "--no-delivery-watch"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env)
     lines: "queue.Queue[str]" = queue.Queue()
     log = []
@@ -268,6 +268,11 @@ def test_design_scenario(server, admin, anonymous, validated, names):
     diff = anonymous.associations_diff(m, second["revision"], third["revision"])
     assert diff["added"] == [] and diff["changed"] == []
     assert [(r["app"], r["rule"].get("/")) for r in diff["removed"]] == [(IOS_APP_ID, "/l/a/*")]
+    # The server runs with --no-delivery-watch (tests never reach Apple's CDN): the AASA's delivery is unknown.
+    delivery = anonymous.associations_delivery(m, "aasa")
+    assert [(d["host"], d["currentRevision"], d["served"]) for d in delivery["documents"]] == [
+        (m, third["revision"], "unknown")
+    ]
     revisions = [r["revision"] for r in anonymous.iter_revisions(m, page_size=1)]
     assert revisions[:3] == [third["revision"], second["revision"], first["revision"]]
     rows = {row["route"]: {c["version"]: c["state"] for c in row["cells"]} for row in admin.matrix_get(app, "ios")["routes"]}

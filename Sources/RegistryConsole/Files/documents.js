@@ -1,5 +1,6 @@
-// Each domain's generated documents: revisions (cause, time), any revision's bytes, the diff between two,
-// and "what decides this URL" (CanOpen.Check with the deciding route).
+// Each domain's generated documents: what Apple's CDN (or Google) serves and how far behind, revisions (cause,
+// time), any revision's bytes, the diff between two, and "what decides this URL" (CanOpen.Check with the
+// deciding route).
 import { h, fill, field, select, heading, table, time, shortTag } from "./dom.js";
 import { call, listAll } from "./rpc.js";
 import { errorBox } from "./ui.js";
@@ -18,6 +19,7 @@ export async function render(main, ctx, [hostArg, kindArg]) {
   }
   const hostPicker = select({ id: "doc-host", "aria-label": "Domain", onchange: (e) => ctx.go(`#/documents/${encodeURIComponent(e.target.value)}/${kind}`) }, all.map((d) => d.host), host);
   const kindPicker = select({ id: "doc-kind", "aria-label": "Kind", onchange: (e) => ctx.go(`#/documents/${encodeURIComponent(host)}/${e.target.value}`) }, [["aasa", "apple-app-site-association"], ["assetlinks", "assetlinks.json"]], kind);
+  const delivery = h("p", { id: "doc-delivery", class: "muted" });
   const list = h("div", { id: "revisions" });
   const viewer = h("div", { id: "doc-view" });
   const pages = [undefined];
@@ -65,9 +67,9 @@ export async function render(main, ctx, [hostArg, kindArg]) {
     } catch (error) { fill(viewer, errorBox(error)); }
   };
 
-  fill(main, heading("Documents", hostPicker, kindPicker), list, viewer, checker);
-  await load();
-  return { refresh: () => load() };
+  fill(main, heading("Documents", hostPicker, kindPicker), delivery, list, viewer, checker);
+  await Promise.all([load(), deliveryLine(delivery, host, kind)]);
+  return { refresh: () => Promise.all([load(), deliveryLine(delivery, host, kind)]) };
 }
 
 /** "What decides this URL": CanOpen.Check for an app version and a URL, with the deciding route. */
@@ -93,4 +95,24 @@ function decideForm(ctx) {
       } catch (error) { fill(out, errorBox(error)); }
     } }, field("App", app), field("Platform", platform), field("Version", version), field("URL", url),
     h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary" }, "Check"))), out);
+}
+
+/** What the delivery watch last saw at Apple's CDN (Google for assetlinks), from Associations.Delivery. */
+async function deliveryLine(el, host, kind) {
+  const service = kind === "aasa" ? "Apple's CDN" : "Google";
+  let status;
+  try {
+    status = (await call("Associations.Delivery", { host, kind })).documents?.[0];
+  } catch (error) { fill(el, errorBox(error)); return; }
+  if (!status) { fill(el); return; }
+  if (status.served === "unknown" && !status.lastObservationTime) { fill(el, `${service}: not observed yet`); return; }
+  el.dataset.behind = String(status.revisionsBehind ?? "");
+  const served = { revision: `revision ${status.servedRevision}`, unpublished: "a file the registry never published",
+    none: "nothing (404)", unknown: "nothing known yet" }[status.served] ?? status.served;
+  const hours = (s) => s < 3600 ? `${Math.max(1, Math.round(s / 60))} min` : `${Math.round(s / 3600)} h`;
+  const lag = status.revisionsBehind === 0 ? "current"
+    : status.revisionsBehind > 0 ? `${status.revisionsBehind} behind, pending at ${service} for ${hours(status.secondsBehind ?? 0)}`
+    : status.revisionsBehind === -1 ? `none of ours, for ${hours(status.secondsBehind ?? 0)}` : null;
+  fill(el, `${service} serves ${served}`, lag ? ` · ${lag}` : "",
+    status.lastObservationTime ? [" · checked ", time(status.lastObservationTime), ` (${status.lastOutcome})`] : "");
 }

@@ -83,6 +83,7 @@ class MatrixView {
     this.scroller.dataset.ready = "true";
     this.stats.textContent = `${this.rows.length} routes × ${this.versions.length} live versions · drawn in ${Math.round(drawn - fetched)} ms`;
     this.loadLinks(signature);
+    if (this.platform === "ios") this.markPending().catch(() => {});
   }
 
   /**
@@ -119,6 +120,25 @@ class MatrixView {
     this.linksByRoute = counts;
     this.scroller.dataset.links = String(links.length);
     this.draw(true);
+  }
+
+  /** ✓ cells whose route the current AASA claims but Apple's CDN copy does not yet (delivery watch). */
+  async markPending() {
+    const appIds = new Set(this.ctx.apps.find((a) => a.id === this.app)?.ios?.appIds ?? []);
+    const pending = new Map();
+    for (const { host } of await listAll("Domains.List", { app: this.app }, "domains")) {
+      const status = (await call("Associations.Delivery", { host, kind: "aasa" })).documents?.[0];
+      if (!status || status.revisionsBehind == null || status.revisionsBehind === 0) continue;
+      const claimed = async (revision) => claimedRoutes((await call("Associations.Get", { host, kind: "aasa", ...(revision ? { revision } : {}) })).document, appIds);
+      const served = status.servedRevision ? await claimed(status.servedRevision) : new Set();
+      for (const route of await claimed()) {
+        if (!served.has(route) && !pending.has(route)) pending.set(route, { host, seconds: status.secondsBehind ?? 0 });
+      }
+    }
+    const changed = JSON.stringify([...pending.keys()].sort()) !== JSON.stringify([...(this.cdnPending?.keys() ?? [])].sort());
+    this.cdnPending = pending;
+    this.scroller.dataset.pending = String(pending.size);
+    if (changed) this.draw(true); // only then: a redraw replaces the cells someone may be pointing at
   }
 
   columns() {
@@ -181,6 +201,11 @@ class MatrixView {
       cell.setAttribute("aria-describedby", "cell-detail");
       Object.assign(cell.dataset, { row: String(index), col: String(col), state, version, route: row.route });
       cell.textContent = MARKS[state]?.mark ?? "?";
+      if (state === "open" && this.cdnPending?.has(row.route)) {
+        cell.classList.add("cdn-pending");
+        cell.dataset.cdnPending = "true";
+        cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, pending at Apple's CDN`);
+      }
       return cell;
     });
     const links = this.linksByRoute.get(row.route);
@@ -201,12 +226,14 @@ class MatrixView {
     const row = this.rows.find((r) => r.route === route);
     const reason = cellReason(this.routes.get(route), row, this.platform, version, state);
     cell.title = reason;
+    const wait = state === "open" && this.cdnPending?.get(route);
+    const pendingText = wait ? ` Pending at Apple's CDN for ${ageText(wait.seconds)}: its copy of ${wait.host}'s AASA does not claim this route yet, so devices send these links to the browser.` : "";
     const act = this.ctx.canWrite && state === "open" ? " Click to switch it off for this version."
       : this.ctx.canWrite && state === "switched_off" ? " Click to switch it back on." : "";
     fill(this.detail,
       h("span", { class: `mark ${state}` }, MARKS[state]?.mark ?? "?"),
       h("strong", null, `${route} · ${platformName(this.platform)} ${version}`),
-      h("span", { id: "cell-reason" }, reason + act));
+      h("span", { id: "cell-reason" }, reason + pendingText + act));
   }
 
   keys(event) {
@@ -262,4 +289,21 @@ class MatrixView {
     toast(`${route} ${off ? "switched off" : "switched on"} for ${name} ${version}`);
     await this.load();
   }
+}
+
+/** The routes an AASA document's rules claim for appIds (each generated rule's comment names its route). */
+function claimedRoutes(document, appIds) {
+  const routes = new Set();
+  for (const detail of document?.applinks?.details ?? []) {
+    const ids = detail.appIDs ?? (detail.appID ? [detail.appID] : []);
+    if (appIds.size && !ids.some((id) => appIds.has(id))) continue;
+    for (const c of detail.components ?? []) {
+      if (!c.exclude && typeof c.comment === "string" && c.comment.startsWith("route ")) routes.add(c.comment.slice(6));
+    }
+  }
+  return routes;
+}
+
+function ageText(seconds) {
+  return seconds < 3600 ? `${Math.max(1, Math.round(seconds / 60))} min` : seconds < 172800 ? `${Math.round(seconds / 3600)} h` : `${Math.round(seconds / 86400)} days`;
 }

@@ -201,7 +201,7 @@ extension API {
         RoutesReorder.self, RoutesSwitchOff.self, RoutesSwitchOn.self,
         ReleasesCreate.self, ReleasesPublish.self, ReleasesRetire.self, ReleasesGet.self, ReleasesList.self,
         AssociationsGet.self, AssociationsListRevisions.self, AssociationsDiff.self, AssociationsPreview.self,
-        AssociationsWatch.self, CanOpenGetTable.self, CanOpenCheck.self, MatrixGet.self,
+        AssociationsWatch.self, AssociationsDelivery.self, CanOpenGetTable.self, CanOpenCheck.self, MatrixGet.self,
         TokensCreate.self, TokensList.self, TokensRevoke.self, TokensWhoAmI.self, AuditList.self,
         LinksCreate.self, LinksBatchCreate.self, LinksGet.self, LinksList.self, LinksUpdate.self, LinksDelete.self,
         LinksResolve.self, LinksStats.self,

@@ -33,6 +33,7 @@ enum AASACommands {
                     run, key: try ReleaseCommands.releaseKey(run),
                     action: run.arguments.bool("retire") ? .retire : .publish)
             }),
+        DeliveryCommands.aasaStatus,
         AASAImport.spec,
         AASALint.spec,
         AASACheckCommand.spec,

@@ -151,10 +151,11 @@ struct RegistryReader {
         inventory.record("apps", Self.json(apps))
         for app in apps {
             guard let id = app["id"] as? String else { continue }
-            inventory.record("apps/\(id)/routes", Self.json(try pages("Routes.List", ["app": id], "routes")))
-            inventory.record("apps/\(id)/links", Self.json(try pages("Links.List", ["app": id], "links")))
+            inventory.record(
+                "\(ResourceName.routes(app: id))", Self.json(try pages("Routes.List", ["app": id], "routes")))
+            inventory.record("\(ResourceName.app(id))/links", Self.json(try pages("Links.List", ["app": id], "links")))
             let releases = try pages("Releases.List", ["app": id], "releases")
-            inventory.record("apps/\(id)/releases", Self.json(releases))
+            inventory.record("\(ResourceName.app(id))/releases", Self.json(releases))
             for release in releases {
                 guard let platform = release["platform"] as? String, let version = release["version"] as? String
                 else { continue }
@@ -170,14 +171,18 @@ struct RegistryReader {
             for (kind, path) in [
                 ("aasa", "/.well-known/apple-app-site-association"), ("assetlinks", "/.well-known/assetlinks.json"),
             ] {
-                inventory.record("domains/\(host)/\(kind)", try get(path, host: host))
+                inventory.record("\(ResourceName.domain(host))/\(kind)", try get(path, host: host))
                 inventory.counts.documents += 1
                 let revisions = try pages("Associations.ListRevisions", ["host": host, "kind": kind], "revisions")
-                inventory.record("domains/\(host)/\(kind)/revisions", Self.json(revisions))
+                inventory.record("\(ResourceName.domain(host))/\(kind)/revisions", Self.json(revisions))
                 inventory.counts.revisions += revisions.count
             }
         }
-        inventory.record("tokens", Self.json(try pages("Tokens.List", [:], "tokens")))
+        // A token's last use moves whenever it is used (this check's own token included): not state a backup
+        // restores, so it is left out of the comparison.
+        var tokens = try pages("Tokens.List", [:], "tokens")
+        for index in tokens.indices { tokens[index]["lastUsedAt"] = nil }
+        inventory.record("tokens", Self.json(tokens))
         let audit = try pages("Audit.List", [:], "entries")
         inventory.record("audit", Self.json(audit))
         inventory.counts.audit = audit.count

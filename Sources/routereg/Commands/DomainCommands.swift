@@ -31,6 +31,7 @@ enum DomainCommands {
         CommandSpec(
             ["domain", "remove"], summary: "remove a domain", positionals: [hostArgument], flags: [CommonFlags.etag],
             examples: ["domain remove m.badoo.com"], action: .run(remove)),
+        DomainVerify.spec,
     ]
 
     static func add(_ run: Invocation) throws {

@@ -33,6 +33,7 @@ enum ReleaseCommands {
                 .value("state", "STATE", "only draft, live or retired"),
             ] + CommonFlags.paging,
             examples: ["release list badoo --platform ios --state live"], action: .run(list)),
+        DeliveryCommands.releaseStatus,
     ]
 
     static func releaseKey(_ run: Invocation) throws(UsageError) -> ReleaseKey {

@@ -41,6 +41,7 @@ final class ServerProcess: Sendable {
             binary.path,
             [
                 "serve", "--listen", "127.0.0.1:0", "--database-url", databaseURL, "--data-dir", dataDirectory.path,
+                "--no-delivery-watch",
                 "--threads", String(threads), "--quiet",
             ],
             environment: environment, standardOutput: .file(stdoutFile.path), standardError: .file(stderrFile.path)

@@ -44,9 +44,9 @@ struct ShortLinkDeadlineTests {
             return answering.value ? .result(Self.resolved) : .hang
         }
         defer { server.stop() }
-        // The client would wait 60 s; the store's short-link deadline is half a second.
+        // The client would wait 300 s; the store's short-link deadline is half a second.
         let store = CanOpenStore(
-            client: RPCClient(server: server.url, timeout: 60), app: "badoo", version: BadooFixture.version("5.12.0"),
+            client: RPCClient(server: server.url, timeout: 300), app: "badoo", version: BadooFixture.version("5.12.0"),
             cachesDirectory: caches, bundledTableURL: bundled, shortLinkTimeout: 0.5)
         #expect(store.linkDomains == ["go.badoo.com"])
         let link = URL(string: "https://go.badoo.com/summer")!
@@ -54,9 +54,10 @@ struct ShortLinkDeadlineTests {
         let started = Date()
         let late = await store.open(link, from: .notification)
         let waited = Date().timeIntervalSince(started)
-        // Far below the client's 60 s. The margin is wide: Swift Testing runs the other suites in parallel on
-        // the same two cooperative threads, and a blocking one (a test server starting) delays every resumption.
-        #expect(waited >= 0.4 && waited < 30, "waited \(waited) s")
+        // Far below the client's 300 s. The margin is wide: Swift Testing runs the other suites in parallel on
+        // the same two cooperative threads, and a blocking one (a test server starting its PostgreSQL) delays
+        // every resumption; `make test` on a loaded machine saw more than 30 s.
+        #expect(waited >= 0.4 && waited < 200, "waited \(waited) s")
         #expect(late.resolution == .unavailable)
         #expect(late.route == .openInBrowser(URL(string: "https://go.badoo.com/summer?ul_fallback=1")!))
 

@@ -614,6 +614,32 @@ export interface ShortLinkOutput {
 /** The app IDs a token may act on (1 to 100). Absent: every app. */
 export type TokenApps = Identifier[];
 
+/** One domain's document as a delivery service serves it, against the registry's current revision. */
+export interface DeliveryStatus {
+  host: Host;
+  kind: DocumentKind;
+  /** Apple's AASA CDN for aasa, Google's Digital Asset Links API for assetlinks. */
+  service: "apple-cdn" | "google-digital-asset-links";
+  /** The registry's newest revision of the document. */
+  currentRevision: number;
+  /** RFC 3339 timestamp, UTC. */
+  currentRevisionTime: string;
+  /** revision: one of ours (servedRevision); unpublished: a document the registry never published; none: the service holds no copy (404); unknown: not observed yet, or every observation failed. */
+  served: "revision" | "unpublished" | "none" | "unknown";
+  /** The revision the service serves, matched by JSON meaning. */
+  servedRevision?: number;
+  /** Since when the service serves this copy. */
+  servingSince?: string;
+  /** 0 when the service serves the current revision, N when N newer revisions wait, -1 when it serves none of ours; absent while unknown. */
+  revisionsBehind?: number;
+  /** Seconds since the oldest revision the service has not shown was created (the current one's when it serves none of ours); 0 when current. */
+  secondsBehind?: number;
+  lastObservationTime?: string;
+  lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
+  lastHttpStatus?: number;
+  lastError?: string;
+}
+
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
   /** Creates an app. */
@@ -924,6 +950,16 @@ export interface RegistryApi {
       document?: AASADocument | AssetlinksDocument;
     };
   };
+  /** What Apple's CDN and Google's Digital Asset Links API serve for each domain's documents, as the delivery watch last observed, against the current revision. */
+  "Associations.Delivery": {
+    params: {
+      host?: Host;
+      kind?: DocumentKind;
+    };
+    result: {
+      documents: DeliveryStatus[];
+    };
+  };
   /** The canOpen table of a live app version; notModified when its etag equals ifNoneMatch. */
   "CanOpen.GetTable": {
     params: {
@@ -1158,6 +1194,7 @@ export const METHOD_NAMES = [
   "Associations.Diff",
   "Associations.Preview",
   "Associations.Watch",
+  "Associations.Delivery",
   "CanOpen.GetTable",
   "CanOpen.Check",
   "Matrix.Get",
@@ -1221,6 +1258,7 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Associations.Diff": { access: "public", readOnly: true, requestId: false, params: [{ name: "host", required: true }, { name: "kind", required: false }, { name: "fromRevision", required: true }, { name: "toRevision", required: true }] },
   "Associations.Preview": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }, { name: "action", required: true }] },
   "Associations.Watch": { access: "public", readOnly: true, requestId: false, params: [{ name: "host", required: true }, { name: "kind", required: false }, { name: "ifNoneMatch", required: false }, { name: "timeoutMs", required: false }] },
+  "Associations.Delivery": { access: "public", readOnly: true, requestId: false, params: [{ name: "host", required: false }, { name: "kind", required: false }] },
   "CanOpen.GetTable": { access: "public", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }, { name: "ifNoneMatch", required: false }] },
   "CanOpen.Check": { access: "public", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }, { name: "version", required: true }, { name: "url", required: true }] },
   "Matrix.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "platform", required: true }] },

@@ -11,7 +11,7 @@ const BIN = process.env.ROUTEREG_BIN;
 /** Starts the registry and resolves once it prints `listening on http://HOST:PORT`. */
 export async function startRegistry() {
   const adminToken = process.env.ROUTEREG_ADMIN_TOKEN ?? `ts-admin-${randomBytes(12).toString("hex")}`;
-  const args = ["serve", "--listen", "127.0.0.1:0"];
+  const args = ["serve", "--listen", "127.0.0.1:0", "--no-delivery-watch"];
   let dataDir;
   if (!process.env.DATABASE_URL) {
     dataDir = mkdtempSync(path.join(tmpdir(), "routereg-ts-"));

@@ -554,6 +554,31 @@ export interface ShortLinkOutput {
 }
 /** The app IDs a token may act on (1 to 100). Absent: every app. */
 export declare type TokenApps = Identifier[];
+/** One domain's document as a delivery service serves it, against the registry's current revision. */
+export interface DeliveryStatus {
+    host: Host;
+    kind: DocumentKind;
+    /** Apple's AASA CDN for aasa, Google's Digital Asset Links API for assetlinks. */
+    service: "apple-cdn" | "google-digital-asset-links";
+    /** The registry's newest revision of the document. */
+    currentRevision: number;
+    /** RFC 3339 timestamp, UTC. */
+    currentRevisionTime: string;
+    /** revision: one of ours (servedRevision); unpublished: a document the registry never published; none: the service holds no copy (404); unknown: not observed yet, or every observation failed. */
+    served: "revision" | "unpublished" | "none" | "unknown";
+    /** The revision the service serves, matched by JSON meaning. */
+    servedRevision?: number;
+    /** Since when the service serves this copy. */
+    servingSince?: string;
+    /** 0 when the service serves the current revision, N when N newer revisions wait, -1 when it serves none of ours; absent while unknown. */
+    revisionsBehind?: number;
+    /** Seconds since the oldest revision the service has not shown was created (the current one's when it serves none of ours); 0 when current. */
+    secondsBehind?: number;
+    lastObservationTime?: string;
+    lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
+    lastHttpStatus?: number;
+    lastError?: string;
+}
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
     /** Creates an app. */
@@ -864,6 +889,16 @@ export interface RegistryApi {
             document?: AASADocument | AssetlinksDocument;
         };
     };
+    /** What Apple's CDN and Google's Digital Asset Links API serve for each domain's documents, as the delivery watch last observed, against the current revision. */
+    "Associations.Delivery": {
+        params: {
+            host?: Host;
+            kind?: DocumentKind;
+        };
+        result: {
+            documents: DeliveryStatus[];
+        };
+    };
     /** The canOpen table of a live app version; notModified when its etag equals ifNoneMatch. */
     "CanOpen.GetTable": {
         params: {
@@ -1068,7 +1103,7 @@ export interface RegistryApi {
     };
 }
 /** Every wire method name, in the OpenRPC document's order. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats"];
 /** What the client needs to know of a method to call it safely. */
 export interface MethodInfo {
     /** The least role that may call it (`public` needs no token). */

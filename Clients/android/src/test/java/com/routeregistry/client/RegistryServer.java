@@ -82,7 +82,7 @@ final class RegistryServer implements ExtensionContext.Store.CloseableResource {
         Process process = null;
         StringBuffer log = new StringBuffer();
         try {
-            ProcessBuilder builder = new ProcessBuilder(binary, "serve", "--listen", "127.0.0.1:0");
+            ProcessBuilder builder = new ProcessBuilder(binary, "serve", "--listen", "127.0.0.1:0", "--no-delivery-watch");
             if (System.getenv("DATABASE_URL") == null) {
                 dataDir = Files.createTempDirectory("routereg-android-");
                 // As root the embedded cluster runs as `postgres`, which must reach the directory (created 0700).

@@ -1,0 +1,124 @@
+import Foundation
+import RouteCore
+import RouteStore
+import Synchronization
+
+/// One document's delivery, computed from the latest observations and the registry's current revision:
+/// what the metrics and `Associations.Delivery` report.
+public struct DeliveryState: Sendable, Hashable {
+    public var key: DocumentKey
+    public var currentRevision: Int
+    public var currentRevisionTime: Date
+    public var served: DeliveryStatus.Served
+    public var servedRevision: Int?
+    public var servingSince: Date?
+    /// 0 current, N behind, -1 none of ours; nil unknown.
+    public var revisionsBehind: Int?
+    /// When the oldest revision the service has not shown was created; nil when current or unknown.
+    public var behindSince: Date?
+    public var last: DeliveryObservation?
+
+    /// The service that delivers this kind of document.
+    public static func serviceName(_ kind: DocumentKind) -> String {
+        kind == .aasa ? "apple-cdn" : "google-digital-asset-links"
+    }
+
+    /// Seconds behind at `now`: 0 when current, nil when unknown.
+    public func secondsBehind(at now: Date = Date()) -> Double? {
+        guard let behind = revisionsBehind else { return nil }
+        if behind == 0 { return 0 }
+        return max(0, now.timeIntervalSince(behindSince ?? currentRevisionTime))
+    }
+
+    /// The state of `document` given its latest observations and, by number, the creation time of the
+    /// revisions that matter (the one after the served revision).
+    static func compute(
+        document: ServedDocument, latest: DeliveryLatest?, revisionTimes: [Int: Date]
+    ) -> DeliveryState {
+        var state = DeliveryState(
+            key: DocumentKey(host: document.host, kind: document.kind), currentRevision: document.revision,
+            currentRevisionTime: document.createTime, served: .unknown, last: latest?.last)
+        guard let content = latest?.content else { return state }
+        state.servingSince = content.servingSince
+        if content.outcome == .notFound {
+            state.served = .none
+        } else if let matched = content.matchedRevision {
+            state.served = .revision
+            state.servedRevision = matched
+        } else {
+            state.served = .unpublished
+        }
+        if let matched = state.servedRevision {
+            state.revisionsBehind = max(0, document.revision - matched)
+            if matched < document.revision {
+                state.behindSince = revisionTimes[matched + 1] ?? document.createTime
+            }
+        } else {
+            state.revisionsBehind = -1
+            state.behindSince = document.createTime
+        }
+        return state
+    }
+
+    /// The API's view.
+    public var status: DeliveryStatus {
+        DeliveryStatus(
+            host: key.host, kind: key.kind, service: Self.serviceName(key.kind), currentRevision: currentRevision,
+            currentRevisionTime: Timestamp.string(currentRevisionTime), served: served,
+            servedRevision: servedRevision, servingSince: servingSince.map(Timestamp.string),
+            revisionsBehind: revisionsBehind, secondsBehind: secondsBehind(),
+            lastObservationTime: last.map { Timestamp.string($0.observedAt) }, lastOutcome: last?.outcome.rawValue,
+            lastHttpStatus: last?.httpStatus, lastError: last?.error)
+    }
+}
+
+/// The delivery states this server last read from the database (whichever server of the fleet observed):
+/// what `/metrics` reports without touching the database. Refreshed by `DeliveryWatch`.
+public final class DeliveryBoard: Sendable {
+    private let states = Mutex<[DeliveryState]>([])
+
+    public init() {}
+
+    /// Sorted by host, then kind.
+    public var current: [DeliveryState] { states.withLock { $0 } }
+
+    func replace(_ new: [DeliveryState]) { states.withLock { $0 = new } }
+}
+
+extension RegistryService {
+    /// Reads the latest observations and computes each current document's delivery (`host`/`kind` filter it).
+    public func deliveryStates(
+        host: String? = nil, kind: DocumentKind? = nil, deadline: ContinuousClock.Instant? = nil
+    ) throws(RegistryError) -> [DeliveryState] {
+        let snapshot = snapshot
+        let documents = snapshot.documents.values.filter {
+            (host == nil || $0.host == host) && (kind == nil || $0.kind == kind)
+        }.sorted { ($0.host, $0.kind.rawValue) < ($1.host, $1.kind.rawValue) }
+        guard !documents.isEmpty else { return [] }
+        return try mapped {
+            try store.read(deadline: deadline) { tx in
+                let latest = try store.delivery.latest(hosts: Array(Set(documents.map(\.host))).sorted(), in: tx)
+                return try documents.map { document in
+                    let key = DocumentKey(host: document.host, kind: document.kind)
+                    var times: [Int: Date] = [:]
+                    if let matched = latest[key]?.content?.matchedRevision, matched < document.revision {
+                        times = try store.delivery.revisionTimes(host: key.host, kind: key.kind, in: tx)
+                    }
+                    return DeliveryState.compute(document: document, latest: latest[key], revisionTimes: times)
+                }
+            }
+        }
+    }
+
+    /// `Associations.Delivery`.
+    public func delivery(_ input: API.AssociationsDelivery.Input) throws(RegistryError)
+        -> API.AssociationsDelivery.Output
+    {
+        let host = input.host?.lowercased()
+        if let host, !snapshot.registry.domains.contains(where: { $0.host == host }) {
+            throw RegistryError.notFound(.domain(host))
+        }
+        return API.AssociationsDelivery.Output(
+            documents: try deliveryStates(host: host, kind: input.kind).map(\.status))
+    }
+}
