@@ -100,7 +100,9 @@ extension RegistryService {
                             try store.audit.head(withTokenOf: before.generation, in: tx))
                         let mutation = try body(tx)
                         let registry = try registryAfter(mutation.change, state: observed, in: tx)
-                        let (revisions, lint) = try regenerate(registry, cause: cause, ruleLint: ruleLint, in: tx)
+                        let apps = mutation.apps ?? auditApps(name, after: registry)
+                        let (revisions, lint) = try regenerate(
+                            registry, cause: cause, ruleLint: ruleLint, lintOf: apps.map(Set.init), in: tx)
                         afterWrite = SnapshotBuilder.Reuse(
                             stateBefore: observed.state, writeToken: writeToken, registry: registry)
                         let outcome = WriteOutcome(value: mutation.value, revisions: revisions, lint: lint)
@@ -109,7 +111,7 @@ extension RegistryService {
                             before: try mutation.before.map { try SQLJSON(encoding: $0) },
                             after: try mutation.after.map { try SQLJSON(encoding: $0) },
                             outcome: key == nil ? nil : try SQLJSON(encoding: outcome),
-                            apps: mutation.apps ?? auditApps(name, after: registry))
+                            apps: apps)
                     })
             } catch let replay as Replayed {
                 return .replayed(replay.outcome)
@@ -129,6 +131,17 @@ extension RegistryService {
             options.log("snapshot: refresh after \(method) failed (\(error))")
         }
         return outcome
+    }
+
+    /// The apps whose files `host` serves: its own domain's, or its alias target's.
+    static func appsOf(_ host: String, in registry: Registry) -> [String] {
+        var name = host
+        for _ in 0...16 {
+            guard let domain = registry.domains.first(where: { $0.host.lowercased() == name }) else { return [] }
+            guard let next = domain.aliasOf?.lowercased() else { return domain.apps }
+            name = next
+        }
+        return []
     }
 
     /// The apps a write to `resource` touched, as its audit entry records them: the app a resource lies
@@ -186,9 +199,13 @@ extension RegistryService {
     /// Regenerates every domain's files from the registry as the transaction sees it and appends a revision
     /// for each file whose bytes changed. Throws FAILED_PRECONDITION (rolling the write back) when a file
     /// cannot be generated, e.g. an AASA above Apple's size limit.
-    func regenerate(_ registry: Registry, cause: String, ruleLint: Bool, in tx: Transaction) throws -> (
-        [RevisionRef], [LintFinding]
-    ) {
+    ///
+    /// The lint returned is of the domains of `lintOf`'s apps (every domain when nil): a write to one app
+    /// reports what it can act on, not every other team's findings, which made each answer grow with the
+    /// registry.
+    func regenerate(
+        _ registry: Registry, cause: String, ruleLint: Bool, lintOf apps: Set<String>?, in tx: Transaction
+    ) throws -> ([RevisionRef], [LintFinding]) {
         var files: [String: HostFiles] = [:]
         for domain in registry.domains {
             let host = domain.host.lowercased()
@@ -202,7 +219,7 @@ extension RegistryService {
         var liveVersions: SQLJSON?
         for host in hosts {
             let file = files[host]!
-            lint += file.lint
+            if apps.map({ Self.appsOf(host, in: registry).contains(where: $0.contains) }) ?? true { lint += file.lint }
             for (kind, generated) in [(DocumentKind.aasa, file.aasa), (.assetlinks, file.assetlinks)] {
                 if let head = heads[DocumentKey(host: host, kind: kind)], head.etag == generated.etag {
                     refs.append(

@@ -80,6 +80,30 @@ import Testing
         #expect(try await shadowed("5.11.0") == [])
     }
 
+    /// A write reports the lint of its own app's domains: another team's findings are not its to act on, and
+    /// carrying every domain's made each answer grow with the registry.
+    @Test func aWriteReportsTheLintOfItsOwnAppsDomainsOnly() async throws {
+        let server = try TestRegistryServer(suite: "lint_scope")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        _ = try await server.result(
+            "Routes.Create",
+            [
+                "app": "badoo",
+                "route": ["id": "me", "pattern": ["path": "/u/me"], "platforms": ["ios": ["since": "5.0"]]],
+            ])
+        _ = try await server.result(
+            "Apps.Create", ["app": ["id": "other", "ios": ["appIds": ["ABCDE12345.com.example.other"]]]])
+        _ = try await server.result("Domains.Create", ["domain": ["host": "other.example", "apps": ["other"]]])
+        func lintRoutes(_ app: String) async throws -> [String] {
+            let change = try await server.result(
+                "Releases.Publish", ["app": app, "platform": "ios", "version": "5.11.0"])
+            return change.array("lint").compactMap { $0 as? [String: Any] }.compactMap { $0.string("route") }
+        }
+        #expect(try await lintRoutes("badoo").contains("me"))
+        #expect(try await lintRoutes("other") == [])
+    }
+
     @Test func onlyLiveReleasesCanBeRetired() async throws {
         let server = try TestRegistryServer(suite: "retire_draft")
         defer { server.shutdown() }
