@@ -44,7 +44,10 @@ public struct DecisionEngine: Sendable {
             let inputs = AppInputs(app: app, routes: registry.routes[app.id] ?? [], targets: targets)
             // A write touches one app: every other app keeps its compiled rules as they are.
             if let reusable, reusable.inputs == inputs {
-                apps[app.id] = reusable
+                // Kept with this registry's arrays: after a full load gave every array new storage, one
+                // element-wise comparison per app, then O(1) again for the registries derived from this one.
+                apps[app.id] = AppRules(
+                    inputs: inputs, web: reusable.web, schemes: reusable.schemes, marker: reusable.marker)
                 continue
             }
             var byTarget: [String: Scope] = [:]
