@@ -18,7 +18,9 @@ final class HostFilesCache: Sendable {
         var releases: [Release]
 
         /// nil when `host` is not a domain of `registry` or its alias chain is broken (no reuse then).
-        init?(_ registry: Registry, host: String) {
+        /// `releasesByApp`: the registry's releases grouped by app, made once for every host of a write (each
+        /// host filtering all releases made a write cost apps × releases).
+        init?(_ registry: Registry, host: String, releasesByApp: [String: [Release]]) {
             var chain: [Domain] = []
             var next: String? = host
             while let name = next?.lowercased() {
@@ -40,8 +42,7 @@ final class HostFilesCache: Sendable {
                 let all = registry.routes[id] ?? []
                 return all.allSatisfy(applies) ? all : all.filter(applies)
             }
-            let appIDs = Set(target.apps)
-            releases = registry.releases.filter { appIDs.contains($0.app) }
+            releases = target.apps.flatMap { releasesByApp[$0] ?? [] }
         }
     }
 
@@ -57,8 +58,10 @@ final class HostFilesCache: Sendable {
     /// The files of `host` in `registry`: remembered ones when the inputs are unchanged, else generated.
     /// `lint` holds the rule-list findings only when `withRuleLint` (see `Generator.hostFiles`): a route
     /// write skips them, a publish reports them. Throws as `Generator.hostFiles` does.
-    func files(_ registry: Registry, host: String, withRuleLint: Bool) throws(RegistryError) -> HostFiles {
-        guard let inputs = Inputs(registry, host: host) else {
+    func files(
+        _ registry: Registry, host: String, withRuleLint: Bool, releasesByApp: [String: [Release]]
+    ) throws(RegistryError) -> HostFiles {
+        guard let inputs = Inputs(registry, host: host, releasesByApp: releasesByApp) else {
             return try Generator.hostFiles(registry: registry, host: host, ruleLint: withRuleLint)
         }
         var entry: Entry

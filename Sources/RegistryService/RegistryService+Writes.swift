@@ -207,9 +207,11 @@ extension RegistryService {
         _ registry: Registry, cause: String, ruleLint: Bool, lintOf apps: Set<String>?, in tx: Transaction
     ) throws -> ([RevisionRef], [LintFinding]) {
         var files: [String: HostFiles] = [:]
+        let releasesByApp = Dictionary(grouping: registry.releases, by: \.app)
         for domain in registry.domains {
             let host = domain.host.lowercased()
-            files[host] = try hostFiles.files(registry, host: host, withRuleLint: ruleLint)
+            files[host] = try hostFiles.files(
+                registry, host: host, withRuleLint: ruleLint, releasesByApp: releasesByApp)
         }
         hostFiles.retain(hosts: Set(files.keys))
         var refs: [RevisionRef] = []

@@ -30,15 +30,13 @@ public final class CanOpenTableCache: Sendable {
 
     init(registry: Registry) {
         self.registry = registry
-        var live = Set<ReleaseKey>()
-        for app in registry.apps {
-            for platform in Platform.allCases {
-                for version in registry.liveVersions(app: app.id, platform: platform) {
-                    live.insert(ReleaseKey(app: app.id, platform: platform, version: version))
-                }
-            }
-        }
-        self.live = live
+        // One pass over the releases: asking each app and platform for its live versions read them all once
+        // per app and platform, and a snapshot is made on every write.
+        let apps = Set(registry.apps.map(\.id))
+        self.live = Set(
+            registry.releases.lazy.filter { $0.state == .live && apps.contains($0.app) }.map {
+                ReleaseKey(app: $0.app, platform: $0.platform, version: $0.version)
+            })
     }
 
     /// The ETag of a live version's table, if it was computed already.
