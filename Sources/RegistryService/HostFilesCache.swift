@@ -65,14 +65,22 @@ final class HostFilesCache: Sendable {
             return try Generator.hostFiles(registry: registry, host: host, ruleLint: withRuleLint)
         }
         var entry: Entry
-        if let known = entries.withLock({ $0[host] }), known.inputs == inputs {
+        let known = entries.withLock { $0[host] }
+        if let known, known.inputs == inputs {
             entry = known
             // Kept with this registry's arrays: the next write's registry derives from this one and shares
             // them, so comparing is O(1) again after a full load gave every array new storage.
             entry.inputs = inputs
         } else {
             let files = try Generator.hostFiles(registry: registry, host: host, ruleLint: false)
-            entry = Entry(inputs: inputs, files: files, ruleLint: nil)
+            // The rule lint reads the rules alone (domains, apps, routes), never releases: a publish or a
+            // retire keeps it, and it is most of a large app's publish.
+            let sameRules =
+                known.map {
+                    $0.inputs.domains == inputs.domains && $0.inputs.apps == inputs.apps
+                        && $0.inputs.routes == inputs.routes
+                } ?? false
+            entry = Entry(inputs: inputs, files: files, ruleLint: sameRules ? known?.ruleLint : nil)
         }
         var files = entry.files
         if withRuleLint {
