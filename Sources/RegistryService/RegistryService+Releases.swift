@@ -26,7 +26,8 @@ extension RegistryService {
             let (stored, created) = try self.store.releases.upsertDraft(
                 app: key.app, platform: key.platform, version: key.version, in: tx)
             if !created { throw RegistryError.alreadyExists(Self.name(key)) }
-            return Mutation(value: Self.resource(stored), before: nil, after: stored.release, change: .releases)
+            return Mutation(
+                value: Self.resource(stored), before: nil, after: stored.release, change: .releases(app: key.app))
         }.value
     }
 
@@ -59,7 +60,8 @@ extension RegistryService {
             let stored = try self.store.releases.setState(
                 app: key.app, platform: key.platform, version: key.version, to: state, in: tx)
             return Mutation(
-                value: Self.resource(stored), before: before?.release, after: stored.release, change: .releases)
+                value: Self.resource(stored), before: before?.release, after: stored.release,
+                change: .releases(app: key.app))
         }
         return API.ReleaseChange(release: outcome.value, revisions: outcome.revisions, lint: outcome.lint)
     }

@@ -176,8 +176,17 @@ extension RegistryService {
         switch change {
         case .nothing:
             break
-        case .releases:
-            registry.releases = try store.releases.all(in: tx).map(\.release)
+        case .releases(let app):
+            // Only the app's block of releases is read again (the registry holds them in `all`'s order, each
+            // app's together); an app's first release, whose block's place is the database's collation to
+            // decide, reads them all.
+            if let first = registry.releases.firstIndex(where: { $0.app == app }) {
+                let end = registry.releases[first...].firstIndex(where: { $0.app != app }) ?? registry.releases.endIndex
+                registry.releases.replaceSubrange(
+                    first..<end, with: try store.releases.all(app: app, in: tx).map(\.release))
+            } else {
+                registry.releases = try store.releases.all(in: tx).map(\.release)
+            }
         case .route(let app, let route, let position):
             var routes = (registry.routes[app] ?? []).filter { $0.id != route.id }
             routes.insert(route, at: min(max(0, position), routes.count))
@@ -252,8 +261,8 @@ private enum WriteAttempt<Value: Sendable & Codable> {
 enum RegistryChange {
     /// Nothing the documents are generated from changed (a short link was written).
     case nothing
-    /// Releases changed (publish, retire, create): they are reloaded, routes are not.
-    case releases
+    /// `app`'s releases changed (publish, retire, create): they are reloaded, routes are not.
+    case releases(app: String)
     /// `route` of `app` was created or replaced and now sits at 0-based `position`.
     case route(app: String, route: Route, position: Int)
     /// `app`'s routes are now `routes`, in order (a batch changed several).
@@ -270,12 +279,13 @@ struct LiveVersions: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: DynamicKey.self)
+        // One pass over the releases (asking each app and platform read them all once each).
+        var live: [String: [String: [Version]]] = [:]
+        for release in registry.releases where release.state == .live {
+            live[release.app, default: [:]][release.platform.rawValue, default: []].append(release.version)
+        }
         for app in registry.apps.map(\.id).sorted() {
-            var platforms: [String: [String]] = [:]
-            for platform in Platform.allCases {
-                let versions = registry.liveVersions(app: app, platform: platform)
-                if !versions.isEmpty { platforms[platform.rawValue] = versions.map(\.description) }
-            }
+            let platforms = (live[app] ?? [:]).mapValues { $0.sorted().map(\.description) }
             try container.encode(platforms, forKey: DynamicKey(app))
         }
     }

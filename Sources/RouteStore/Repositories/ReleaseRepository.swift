@@ -97,6 +97,13 @@ public struct ReleaseRepository: Sendable {
         try tx.query("DELETE FROM releases WHERE app = \(app)").affectedRows
     }
 
+    /// Every release of `app`, in the order `all` gives them (its block of `all`).
+    public func all(app: String, in tx: Transaction) throws -> [StoredRelease] {
+        try tx.query(
+            "SELECT \(ReleaseRepository.columns) FROM releases WHERE app = \(app) ORDER BY app, platform, version"
+        ).map(decode)
+    }
+
     /// Every release of every app.
     public func all(in tx: Transaction) throws -> [StoredRelease] {
         try tx.query("SELECT \(ReleaseRepository.columns) FROM releases ORDER BY app, platform, version").map(decode)
