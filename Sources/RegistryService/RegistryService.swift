@@ -237,9 +237,19 @@ public final class RegistryService: Sendable {
             })
         else { return }
         let started = DispatchTime.now().uptimeNanoseconds
-        do { try SnapshotFile.save(snapshot, to: file) } catch {
-            options.log("snapshot: could not persist (\(error))")
+        // Encoding a large registry takes a core for a while, so it runs on a thread of its own at the lowest
+        // CPU priority: on a busy machine requests and writes come first, and the file waits (it is a
+        // fallback for a start without the database). The queue waits for it, so files are written in order.
+        let log = options.log
+        let written = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            LowPriority.enter()
+            do { try SnapshotFile.save(snapshot, to: file) } catch { log("snapshot: could not persist (\(error))") }
+            written.signal()
         }
+        thread.name = "routereg.snapshot-file"
+        thread.start()
+        written.wait()
         lastPersistNanos.store(DispatchTime.now().uptimeNanoseconds - started, ordering: .relaxed)
     }
 
