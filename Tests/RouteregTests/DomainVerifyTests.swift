@@ -133,24 +133,7 @@ private struct VerifyOrigin {
                 """
         }
         self.ports = ports
-        let user = geteuid() == 0 ? "user root;" : ""
-        let config = """
-            \(user)
-            daemon off;
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log;
-            events { worker_connections 64; }
-            http {
-                access_log off;
-                client_body_temp_path \(directory)/body;
-                proxy_temp_path \(directory)/proxy;
-                fastcgi_temp_path \(directory)/fastcgi;
-                uwsgi_temp_path \(directory)/uwsgi;
-                scgi_temp_path \(directory)/scgi;
-            \(servers)
-            }
-            """
+        let config = NginxMainConfig.text(directory: directory, workerConnections: 64, http: servers)
         try config.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
         process = try Spawn(
             "/usr/sbin/nginx", ["-p", directory, "-c", directory + "/nginx.conf"],

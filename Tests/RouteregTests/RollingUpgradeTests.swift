@@ -167,23 +167,8 @@ struct RollingUpgradeTests {
             template = config
             try FileManager.default.createDirectory(atPath: directory + "/cache", withIntermediateDirectories: true)
             try Self.writeUpstreams(template: config, ports: ports, down: nil, to: directory)
-            let main = """
-                \(geteuid() == 0 ? "user root;" : "")
-                daemon off;
-                worker_processes 1;
-                pid \(directory)/nginx.pid;
-                error_log \(directory)/error.log;
-                events { worker_connections 256; }
-                http {
-                    access_log off;
-                    client_body_temp_path \(directory)/body;
-                    proxy_temp_path \(directory)/proxy;
-                    fastcgi_temp_path \(directory)/fastcgi;
-                    uwsgi_temp_path \(directory)/uwsgi;
-                    scgi_temp_path \(directory)/scgi;
-                    include \(directory)/routereg.conf;
-                }
-                """
+            let main = NginxMainConfig.text(
+                directory: directory, workerConnections: 256, http: "    include \(directory)/routereg.conf;")
             try main.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
             process = try Spawn(
                 binary, ["-p", directory, "-c", directory + "/nginx.conf"],

@@ -81,24 +81,8 @@ private struct NginxProcess {
             config = config.replacingOccurrences(of: marked, with: value)
         }
         try config.write(toFile: directory + "/routereg.conf", atomically: true, encoding: .utf8)
-        let user = geteuid() == 0 ? "user root;" : ""
-        let main = """
-            \(user)
-            daemon off;
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log;
-            events { worker_connections 64; }
-            http {
-                access_log off;
-                client_body_temp_path \(directory)/body;
-                proxy_temp_path \(directory)/proxy;
-                fastcgi_temp_path \(directory)/fastcgi;
-                uwsgi_temp_path \(directory)/uwsgi;
-                scgi_temp_path \(directory)/scgi;
-                include \(directory)/routereg.conf;
-            }
-            """
+        let main = NginxMainConfig.text(
+            directory: directory, workerConnections: 64, http: "    include \(directory)/routereg.conf;")
         try main.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
         process = try Spawn(
             binary, ["-p", directory, "-c", directory + "/nginx.conf"],
