@@ -169,7 +169,7 @@ struct RequestLogWriterTests {
         #expect(log.droppedLines == 1)
     }
 
-    @Test("request ids are the process prefix and a hex count; the client address is dotted decimal")
+    @Test("request ids are the process prefix and a hex number unique in it; the client address is dotted decimal")
     func requestIDsAndAddresses() throws {
         let lines = LogLines()
         let server = try TestServer(log: .custom { lines.append($0) })
@@ -182,8 +182,11 @@ struct RequestLogWriterTests {
         #expect(ids.count == 18)
         let prefixes = Set(ids.map { $0.split(separator: "-")[0] })
         #expect(prefixes.count == 1 && prefixes.first?.count == 8)
-        let numbers = ids.compactMap { UInt64($0.split(separator: "-")[1], radix: 16) }.sorted()
-        #expect(numbers == Array(numbers[0]..<numbers[0] + 18))
+        // Unique, and increasing on one thread (one keep-alive connection is served by one); not consecutive:
+        // each thread numbers from its own cell (`StripedSequence`).
+        let numbers = ids.compactMap { UInt64($0.split(separator: "-")[1], radix: 16) }
+        #expect(Set(numbers).count == 18 && !numbers.contains(0))
+        #expect(numbers == numbers.sorted())
         #expect(ids.allSatisfy { $0.split(separator: "-")[1].allSatisfy { "0123456789abcdef".contains($0) } })
         #expect(values.allSatisfy { $0["remote"]?.stringValue == "127.0.0.1" })
     }

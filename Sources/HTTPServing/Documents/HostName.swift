@@ -1,3 +1,5 @@
+import Glibc
+
 /// The host a request was sent to, normalized from its `Host` header so that documents are looked up by
 /// one spelling: lower-cased, port removed, trailing dot removed, IPv6 literal without brackets.
 enum HostName {
@@ -17,13 +19,32 @@ enum HostName {
         return host.lowercased()
     }
 
+    /// `normalize` of a header as libmicrohttpd holds it: the common name is cut from the C string's bytes,
+    /// with one `String` made, the name itself.
+    static func normalize(cString value: UnsafePointer<CChar>?) -> String {
+        guard let value else { return "" }
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: strlen(value))
+        if let end = plainASCIIEnd(bytes) {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+        }
+        return normalize(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// The common case without any `Character` work (which costs a Unicode property lookup per
     /// character): a name of lower-case letters, digits, dots and dashes, with an optional port, is
     /// returned without its port. Anything else (upper case, brackets, spaces, a trailing dot) gives nil.
     private static func plainASCII(_ header: String) -> String? {
+        var header = header
+        guard let end = header.withUTF8({ plainASCIIEnd($0) }) else { return nil }
+        return end == header.utf8.count ? header : String(header.utf8.prefix(end))
+    }
+
+    /// The length of the name when `bytes` are a plain name (see `plainASCII`) with an optional port.
+    private static func plainASCIIEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var end = 0
         var sawPort = false
-        for byte in header.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"),
                 UInt8(ascii: "."):
@@ -35,9 +56,7 @@ enum HostName {
                 return nil
             }
         }
-        guard end > 0 else { return nil }
-        let name = header.utf8.prefix(end)
-        if name.last == UInt8(ascii: ".") { return nil }
-        return sawPort ? String(decoding: name, as: UTF8.self) : header
+        guard end > 0, bytes[end - 1] != UInt8(ascii: ".") else { return nil }
+        return end
     }
 }

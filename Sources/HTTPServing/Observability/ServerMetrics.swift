@@ -70,7 +70,7 @@ public final class ServerMetrics: Sendable {
     static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
     private let state = Mutex(State())
-    private let inFlight = Atomic<Int>(0)
+    private let inFlight = StripedCounter()
     private let shards: [CountShard] = (0..<ThreadSlot.shardCount).map { _ in CountShard() }
 
     /// The calling thread's shard.
@@ -89,11 +89,11 @@ public final class ServerMetrics: Sendable {
         state.withLock { $0.gauges.append(Gauge(name: name, help: help, type: "counter", sample: sample)) }
     }
 
-    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+    func requestStarted() { inFlight.add(1) }
 
     /// Counts a finished HTTP request: `handler` is a small fixed vocabulary (rpc, static, healthz…).
     func requestFinished(handler: String, code: Int, seconds: Double) {
-        inFlight.subtract(1, ordering: .relaxed)
+        inFlight.add(-1)
         let bucket = Self.bounds.firstIndex(where: { seconds <= $0 })
         shard.counts.withLock { $0.requestFinished(handler: handler, code: code, bucket: bucket, seconds: seconds) }
     }
@@ -104,7 +104,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Requests being processed now.
-    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+    public var requestsInFlight: Int { inFlight.sum }
 
     /// The Prometheus text exposition format, version 0.0.4.
     public func render() -> String {

@@ -24,7 +24,9 @@ public final class HTTPRequest: @unchecked Sendable {
     }
 
     let connection: OpaquePointer
-    let core: ServerCore
+    /// Not retained: the server holds its core until every request finished (`HTTPServer.stop()` waits for
+    /// them before it lets go), and a retain per request would write a cache line every thread shares.
+    unowned(unsafe) let core: ServerCore
     /// The method as sent (`GET`).
     public let method: String
     /// The unescaped path, without the query.
@@ -91,7 +93,7 @@ public final class HTTPRequest: @unchecked Sendable {
     /// The normalized `Host`: lower case, no port, no trailing dot (`HostName.normalize`).
     public var host: String {
         if let normalizedHost { return normalizedHost }
-        let host = HostName.normalize(header("Host"))
+        let host = HostName.normalize(cString: MHD_lookup_connection_value(connection, .HEADER_KIND, "Host"))
         normalizedHost = host
         return host
     }
@@ -99,7 +101,7 @@ public final class HTTPRequest: @unchecked Sendable {
     /// GET or HEAD.
     public var isRead: Bool { method == "GET" || method == "HEAD" }
 
-    /// The request's number in this process, from 1 (given on first use).
+    /// The request's number in this process: unique, from 1 (given on first use; `StripedSequence`).
     public var requestNumber: UInt64 {
         if number == 0 { number = core.nextRequestNumber() }
         return number
@@ -214,7 +216,11 @@ extension HTTPRequest {
         return items.list
     }
 
+    /// Whether the URL has a query item (cheaper than reading them: nothing is copied).
+    public var hasQuery: Bool { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) > 0 }
+
     /// The query re-encoded as `application/x-www-form-urlencoded` text (`a=1&b=x%20y`), or "" without one.
+
     public var query: String {
         queryItems.map { "\(Self.formEncode($0.name))=\(Self.formEncode($0.value))" }.joined(separator: "&")
     }

@@ -110,7 +110,7 @@ public final class HTTPServer: @unchecked Sendable {
             let clock = ContinuousClock()
             let started = clock.now
             core.drain.wait(upTo: grace) {
-                core.inFlight.load(ordering: .relaxed) <= core.suspensions.withLock { $0.waiting.count }
+                core.inFlight.sum <= core.suspensions.withLock { $0.waiting.count }
             }
             waitForInFlight(upTo: min(core.configuration.deferredGracePeriod, grace - (clock.now - started)))
             let cancels = core.suspensions.withLock { state in
@@ -130,6 +130,6 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func waitForInFlight(upTo limit: Duration) {
-        core.drain.wait(upTo: limit) { core.inFlight.load(ordering: .relaxed) == 0 }
+        core.drain.wait(upTo: limit) { core.inFlight.sum == 0 }
     }
 }

@@ -12,7 +12,18 @@ func mhdAccessHandler(
     _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result {
     guard let cls, let connection, let conCls, let uploadDataSize else { return MHD_Result.NO }
-    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    // Borrowed, not retained: the server holds its core while the daemon runs, and a retain per call would
+    // write a cache line every worker thread shares.
+    return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        access(core, connection, url, method, version, uploadData, uploadDataSize, conCls)
+    }
+}
+
+private func access(
+    _ core: ServerCore, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>,
+    _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+) -> MHD_Result {
 
     // The first call finds nil or the odd-tagged target length of the URI log callback (see the C shim).
     guard let state = conCls.pointee, Int(bitPattern: state) & 1 == 0 else {
@@ -70,7 +81,6 @@ func mhdRequestCompleted(
     // An odd context is the URI log callback's tag: the access handler never ran, nothing to release.
     guard let cls, let conCls, let state = conCls.pointee, Int(bitPattern: state) & 1 == 0 else { return }
     conCls.pointee = nil
-    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     let request = Unmanaged<HTTPRequest>.fromOpaque(state).takeRetainedValue()
-    core.finished(request)
+    Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.finished(request) }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// Everything the C callbacks need, passed to libmicrohttpd as an `Unmanaged` pointer: the router, the
 /// middleware, and the state of deferred requests and of shutdown.
 ///
-/// Immutable after `init` apart from its counters (`inFlight`, `failedResponses`: atomics), `suspensions`
+/// Immutable after `init` apart from its counters (`inFlight`, `failedResponses`, request numbers), `suspensions`
 /// (mutex) and `drain` (synchronised itself).
 final class ServerCore: Sendable {
     /// Connections suspended by deferred requests, so `stop()` can complete them (libmicrohttpd refuses to
@@ -24,7 +24,8 @@ final class ServerCore: Sendable {
     let finishMiddleware: [any HTTPMiddleware]
     let metrics: ServerMetrics
     let log: RequestLog
-    let inFlight = Atomic<Int>(0)
+    /// Requests begun and not finished (striped: every request changes it).
+    let inFlight = StripedCounter()
     /// Replies libmicrohttpd refused to build or queue (`routereg_http_responses_failed_total`).
     let failedResponses = Atomic<Int>(0)
     let suspensions = Mutex(Suspensions())
@@ -32,7 +33,7 @@ final class ServerCore: Sendable {
     let drain = DrainSignal()
     /// True until the daemon stops: resumes happen under it so none reaches a stopped daemon.
     let resumeGate = Mutex(true)
-    private let requestCounter = Atomic<UInt64>(0)
+    private let requestNumbers = StripedSequence()
     /// A random prefix telling this process's ids from another's: 8 hex digits and a dash.
     private let requestIDPrefix = Array((String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16) + "-").utf8)
 
@@ -55,8 +56,8 @@ final class ServerCore: Sendable {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// A new request number (from 1).
-    func nextRequestNumber() -> UInt64 { requestCounter.add(1, ordering: .relaxed).newValue }
+    /// A new request number: unique in the process, from 1, increasing per thread (`StripedSequence`).
+    func nextRequestNumber() -> UInt64 { requestNumbers.next() }
 
     /// Room `writeRequestID` needs.
     var requestIDCapacity: Int { requestIDPrefix.count + 16 }
@@ -85,7 +86,7 @@ final class ServerCore: Sendable {
     /// The head of a request has arrived: its route is resolved and every middleware sees it. A response
     /// refuses the request now.
     func begin(_ request: HTTPRequest) -> HTTPResponse? {
-        inFlight.add(1, ordering: .relaxed)
+        inFlight.add(1)
         let (resolution, parameters) = router.resolve(method: request.method, path: request.path) { request.host }
         request.resolution = resolution
         request.parameters = parameters
@@ -207,9 +208,12 @@ final class ServerCore: Sendable {
     /// Called when libmicrohttpd is done with a request: no more deliveries, then every middleware's
     /// `finished`, innermost first.
     func finished(_ request: HTTPRequest) {
-        request.deferred.withLock { $0 = .delivered }
-        suspensions.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(request)) }
-        inFlight.subtract(1, ordering: .relaxed)
+        // Only a deferred request can be delivered to or waited for: the others take no shared lock.
+        if request.deferralStarted {
+            request.deferred.withLock { $0 = .delivered }
+            suspensions.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(request)) }
+        }
+        inFlight.add(-1)
         drain.changed()
         if case .route(let route) = request.resolution {
             for middleware in route.middleware.reversed() where middleware.hooks.contains(.finished) {
