@@ -18,20 +18,38 @@ final class ShortLinkPages: Sendable {
         var fallbackItems: [String: String] = [:]
     }
 
-    /// Prepared answers by link and visitor class, for the snapshot `stamp` (the app's name, store id and
-    /// fallback marker go into them) and each link's change id.
-    private struct Answers {
-        var stamp: UInt64 = .max
-        /// By `key(slot:visitor:fromFallback:)`: an integer, so a click hashes no string for it.
-        var prepared: [UInt64: (changeID: Int64, answer: PreparedResponse, outcome: String)] = [:]
+    /// A click's answer as prepared for one visitor class: the response, how it is counted, and until when
+    /// the link sends anyone anywhere.
+    private struct Kept {
+        var answer: PreparedResponse
+        var tally: ClickCounter.Tally
+        /// Seconds since 1970 when the link stops working; infinity when it does not.
+        var expires: Double
     }
 
-    /// Most answers kept; past it the cache starts over (it only saves rendering).
-    static let maxPrepared = 50_000
+    private struct AnswerKey: Hashable {
+        var host: String
+        var code: String
+        /// `variant(visitor:fromFallback:)`.
+        var variant: UInt8
+    }
+
+    /// One request thread's view: the link hosts, and prepared answers valid while neither the snapshot
+    /// (`stamp`: the app's name, store id and fallback marker go into them) nor any link (`linksVersion`)
+    /// changed. Per thread (`ThreadSharded`), so a click takes no lock another core takes.
+    private struct ThreadView {
+        var hosts = Hosts()
+        var stamp: UInt64 = .max
+        var linksVersion: UInt64 = .max
+        var answers: [AnswerKey: Kept] = [:]
+    }
+
+    /// Most answers a thread keeps; past it its cache starts over (it only saves rendering). With eight
+    /// shards, at most 64k answers in all.
+    static let maxPrepared = 8_192
 
     private let service: RegistryService
-    private let hosts = Mutex(Hosts())
-    private let answers = Mutex(Answers())
+    private let views = ThreadSharded { ThreadView() }
     static let hostClass = HostClass("links")
 
     init(service: RegistryService) { self.service = service }
@@ -41,43 +59,44 @@ final class ShortLinkPages: Sendable {
         hosts { $0.links.contains(host) } ? Self.hostClass : .any
     }
 
-    /// Reads what clicks need of the current snapshot, made again once per snapshot.
-    private func hosts<T>(_ read: (Hosts) -> T) -> T {
+    /// Reads what clicks need of the current snapshot, made again once per snapshot (per thread).
+    private func hosts<T: Sendable>(_ read: (Hosts) -> T) -> T {
         let stamp = service.snapshots.installCount
-        if let known = hosts.withLock({ $0.stamp == stamp ? read($0) : nil }) { return known }
-        let registry = service.snapshot.registry
-        let made = Hosts(
-            stamp: stamp, links: Set(registry.domains.filter(\.isLinkDomain).map { $0.host.lowercased() }),
-            fallbackItems: Dictionary(registry.apps.map { ($0.id, $0.fallback.queryItem) }) { first, _ in first })
-        hosts.withLock { $0 = made }
-        return read(made)
+        return views.withLock { view in
+            if view.hosts.stamp != stamp {
+                let registry = service.snapshot.registry
+                view.hosts = Hosts(
+                    stamp: stamp, links: Set(registry.domains.filter(\.isLinkDomain).map { $0.host.lowercased() }),
+                    fallbackItems: Dictionary(registry.apps.map { ($0.id, $0.fallback.queryItem) }) { first, _ in first
+                    })
+            }
+            return read(view.hosts)
+        }
     }
 
-    /// `GET /{code}`: the link's prepared answer for this visitor class, rendered on the first click after
-    /// the link or its app changed. A click takes the index's lock, the answers' lock and a counter's shard.
+    /// `GET /{code}`: the link's prepared answer for this visitor class, rendered on the thread's first click
+    /// after the link or the snapshot changed. A click answered from the thread's cache reads two atomics and
+    /// takes the thread's own lock and a click counter's shard.
     func respond(code: String, _ request: HTTPRequest) -> HTTPResponse {
         let domain = request.host
         let visitor = LinkVisitor(userAgent: request.header("User-Agent"))
-        guard let hit = service.links.hit(domain: domain, code: code), hit.isLive(at: Date()) else {
-            count(domain, code, visitor, outcome: "not_found")
-            return notFound(appName: nil)
-        }
-        let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: hit.app)
-        let key = Self.key(slot: hit.slot, visitor: visitor, fromFallback: fromFallback)
+        let now = Date()
         let stamp = service.snapshots.installCount
-        let kept = answers.withLock { answers -> (answer: PreparedResponse, outcome: String)? in
-            guard answers.stamp == stamp, let kept = answers.prepared[key], kept.changeID == hit.changeID else {
-                return nil
-            }
-            return (kept.answer, kept.outcome)
+        let linksVersion = service.links.version
+        let mobile = visitor == .ios || visitor == .android
+        // Crawlers and desktop browsers never come back from a fallback; a phone's answer depends on the
+        // app's marker in the query, so its key says which.
+        let fromFallback = mobile && request.hasQuery && isFallback(request, domain: domain, code: code)
+        let key = AnswerKey(host: domain, code: code, variant: Self.variant(visitor, fromFallback: fromFallback))
+        let kept = views.withLock { view -> Kept? in
+            guard view.stamp == stamp, view.linksVersion == linksVersion else { return nil }
+            return view.answers[key]
         }
-        if let kept {
-            count(domain, code, visitor, outcome: kept.outcome)
+        if let kept, now.timeIntervalSince1970 < kept.expires {
+            service.clicks.count(kept.tally, at: now)
             return kept.answer.response
         }
-        // The index changed between the two reads only when the link was written meanwhile: the
-        // answer is for the newer write, prepared under the change id it was made from.
-        guard let stored = service.links.link(domain: domain, code: code), stored.isLive(at: Date()) else {
+        guard let stored = service.links.link(domain: domain, code: code), stored.isLive(at: now) else {
             count(domain, code, visitor, outcome: "not_found")
             return notFound(appName: nil)
         }
@@ -89,28 +108,41 @@ final class ShortLinkPages: Sendable {
         guard
             let prepared = PreparedResponse(
                 status: response.status, body: response.body, contentType: response.contentType,
-                headers: response.headers)
+                headers: response.headers),
+            let tally = service.clicks.tally(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome)
         else { return response }
-        answers.withLock { answers in
-            if answers.stamp != stamp || answers.prepared.count >= Self.maxPrepared {
-                answers = Answers(stamp: stamp)
+        let fresh = Kept(
+            answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity)
+        views.withLock { view in
+            // Kept under the versions read before the link was: a change since then clears it on the next click.
+            if view.stamp != stamp || view.linksVersion != linksVersion || view.answers.count >= Self.maxPrepared {
+                view.answers = [:]
+                view.stamp = stamp
+                view.linksVersion = linksVersion
             }
-            answers.prepared[Self.key(slot: stored.slot, visitor: visitor, fromFallback: fromFallback)] = (
-                stored.changeID, prepared, outcome
-            )
+            view.answers[key] = fresh
         }
         return prepared.response
     }
 
-    private static func key(slot: Int32, visitor: LinkVisitor, fromFallback: Bool) -> UInt64 {
-        let visitorBits: UInt64 =
+    private static func variant(_ visitor: LinkVisitor, fromFallback: Bool) -> UInt8 {
+        let visitorBits: UInt8 =
             switch visitor {
             case .crawler: 0
             case .ios: 1
             case .android: 2
             case .desktop: 3
             }
-        return UInt64(UInt32(bitPattern: slot)) << 3 | visitorBits << 1 | (fromFallback ? 1 : 0)
+        return visitorBits << 1 | (fromFallback ? 1 : 0)
+    }
+
+    /// Whether a phone's request carries the fallback marker of the link's app (it came back from a fallback
+    /// and stays on the web). The app is the link's; an unknown code has none, and its marker is the default.
+    private func isFallback(_ request: HTTPRequest, domain: String, code: String) -> Bool {
+        guard let app = service.links.hit(domain: domain, code: code)?.app else {
+            return request.queryValue(FallbackPolicy().queryItem) != nil
+        }
+        return isFallback(request, app: app)
     }
 
     /// Whether the URL carries the app's fallback marker: it came back from a fallback and stays on the web.

@@ -22,6 +22,62 @@ public final class ClickCounter: Sendable {
         var day: Int32
         var platform: UInt8
         var outcome: UInt8
+        /// The domain and code hashed once (`Tally`), so hashing a key hashes integers only; equal keys have
+        /// equal hints.
+        var hint: Int
+
+        init(domain: String, code: String, day: Int32, platform: UInt8, outcome: UInt8, hint: Int? = nil) {
+            self.domain = domain
+            self.code = code
+            self.day = day
+            self.platform = platform
+            self.outcome = outcome
+            self.hint =
+                hint
+                ?? {
+                    var hasher = Hasher()
+                    hasher.combine(domain)
+                    hasher.combine(code)
+                    return hasher.finalize()
+                }()
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hint)
+            hasher.combine(day)
+            hasher.combine(platform)
+            hasher.combine(outcome)
+        }
+    }
+
+    /// One link × platform × outcome, made once and counted many times (a click answered from a cache): counting
+    /// it hashes two integers, not the domain and code.
+    public struct Tally: Sendable {
+        let domain: String
+        let code: String
+        let platform: UInt8
+        let outcome: UInt8
+        let hint: Int
+    }
+
+    /// The tally of `platform` and `outcome` (entries of `platforms` and `outcomes`) for a link; nil for others.
+    public func tally(domain: String, code: String, platform: String, outcome: String) -> Tally? {
+        guard let platform = Self.platforms.firstIndex(of: platform),
+            let outcome = Self.outcomes.firstIndex(of: outcome)
+        else { return nil }
+        var hasher = Hasher()
+        hasher.combine(domain)
+        hasher.combine(code)
+        return Tally(
+            domain: domain, code: code, platform: UInt8(platform), outcome: UInt8(outcome), hint: hasher.finalize())
+    }
+
+    /// Counts one click of `tally` at `date` (its UTC day).
+    public func count(_ tally: Tally, at date: Date) {
+        let key = Key(
+            domain: tally.domain, code: tally.code, day: Int32(date.timeIntervalSince1970 / 86_400),
+            platform: tally.platform, outcome: tally.outcome, hint: tally.hint)
+        add(key)
     }
 
     private final class Shard: Sendable {
@@ -42,6 +98,10 @@ public final class ClickCounter: Sendable {
         let key = Key(
             domain: domain, code: code, day: Int32(date.timeIntervalSince1970 / 86_400), platform: UInt8(platform),
             outcome: UInt8(outcome))
+        add(key)
+    }
+
+    private func add(_ key: Key) {
         // Threads spread over the shards by their id, so the lock rarely moves between cores.
         let slot = Int(UInt(bitPattern: pthread_self().hashValue) % UInt(Self.shardCount))
         shards[slot].counts.withLock { $0[key, default: 0] += 1 }

@@ -88,6 +88,7 @@ public final class LinkIndex: Sendable {
 
     private let state = Mutex(State())
     private let loadedOnce = Atomic<Bool>(false)
+    private let changes = Atomic<UInt64>(0)
 
     public init() {}
 
@@ -115,6 +116,10 @@ public final class LinkIndex: Sendable {
             deleted: entry.deleted, changeID: entry.changeID, slot: entry.slot)
     }
 
+    /// Changes whenever a link does: caches of what the index answered check it with one atomic load. A
+    /// lookup made after reading it sees that change or a newer one.
+    public var version: UInt64 { changes.load(ordering: .acquiring) }
+
     /// How many links are held (deleted ones included).
     public var count: Int { state.withLock { $0.count } }
 
@@ -141,6 +146,7 @@ public final class LinkIndex: Sendable {
                 state.seen = max(state.seen, stored.changeID)
             }
         }
+        changes.add(1, ordering: .releasing)
     }
 
     /// Reads every link written since the last one applied, in pages, within `deadline`. Link writes hold the
