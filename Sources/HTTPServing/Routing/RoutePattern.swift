@@ -58,7 +58,7 @@ struct RoutePattern: Sendable {
             var at = bytes.first == slash ? 1 : 0
             // `/` has no segment; every other path has one more than it has inner slashes.
             var ended = at == bytes.count
-            var cuts: [Range<Int>] = []
+            var values: [String] = []
             for segment in byteSegments {
                 guard !ended else { return nil }
                 var end = at
@@ -69,19 +69,29 @@ struct RoutePattern: Sendable {
                 case .parameter(let suffix):
                     let valueEnd = end - suffix.count
                     guard valueEnd >= at, suffix.elementsEqual(bytes[valueEnd..<end]) else { return nil }
-                    if cuts.isEmpty { cuts.reserveCapacity(parameterNames.count) }
-                    cuts.append(at..<valueEnd)
+                    if values.isEmpty { values.reserveCapacity(parameterNames.count) }
+                    values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<valueEnd]), as: UTF8.self))
                 }
                 if end == bytes.count { ended = true } else { at = end + 1 }
             }
             guard ended || matchesRest else { return nil }
-            if cuts.isEmpty { return RouteParameters.none }
-            return RouteParameters(
-                names: parameterNames,
-                values: cuts.map { cut in
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[cut]), as: UTF8.self)
-                })
+            return values.isEmpty ? RouteParameters.none : RouteParameters(names: parameterNames, values: values)
         }
+    }
+
+    /// The byte every path this pattern matches has after its leading `/`: the first of a non-empty literal
+    /// first segment; nil when paths starting with any byte (or none) may match.
+    var firstByte: UInt8? {
+        guard case .literal(let text)? = segments.first, let byte = text.utf8.first else { return nil }
+        return byte
+    }
+
+    /// The byte after `path`'s leading `/` as an index of `Router`'s candidate table: 256 for none.
+    static func firstByteIndex(of path: String) -> Int {
+        let utf8 = path.utf8
+        var index = utf8.startIndex
+        if index < utf8.endIndex && utf8[index] == UInt8(ascii: "/") { index = utf8.index(after: index) }
+        return index < utf8.endIndex ? Int(utf8[index]) : 256
     }
 
     /// Whether this pattern is tried before `other`: more literal segments first, then longer, then without

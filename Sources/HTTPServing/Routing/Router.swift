@@ -49,6 +49,9 @@ public struct Router: Sendable {
 
     private var exact: [String: [Route]] = [:]
     private var patterned: [Route] = []
+    /// By the byte after a path's leading `/` (256: none), the patterned routes that can match it, in
+    /// `patterned`'s order: a path tries only those (a short link's path skips every `/canopen/…` pattern).
+    private var candidates: [[Route]] = Array(repeating: [], count: 257)
     /// Middleware every request passes, outermost first (after the server's own).
     public private(set) var middleware: [any HTTPMiddleware] = []
     private let classify: @Sendable (String) -> HostClass
@@ -78,6 +81,9 @@ public struct Router: Sendable {
         } else {
             patterned.append(route)
             patterned.sort { $0.pattern.precedes($1.pattern) }
+            candidates = (0...256).map { index in
+                patterned.filter { route in route.pattern.firstByte.map { Int($0) == index } ?? true }
+            }
         }
     }
 
@@ -115,7 +121,7 @@ public struct Router: Sendable {
             }
         }
         if !patterned.isEmpty {
-            for route in patterned where matches(route) {
+            for route in candidates[RoutePattern.firstByteIndex(of: path)] where matches(route) {
                 guard let parameters = route.pattern.match(path) else { continue }
                 if route.methods.contains(method) { return (.route(route), parameters) }
                 allowed += route.methods
