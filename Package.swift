@@ -27,6 +27,9 @@ let package = Package(
         // JSON as bytes, no dependencies: the validating scanner, UTF-8 check, member and flat-string reading,
         // string escaping; shared by the transport, the request log, the AASA parser, the client and the fuzzer.
         .target(name: "JSONBytes", swiftSettings: swiftSettings),
+        // State kept per thread shard instead of one cache line every core writes: thread numbers, per-thread
+        // values behind their own locks, striped counters. Used by the transport and the snapshot's readers.
+        .target(name: "ThreadShards", swiftSettings: swiftSettings),
         // Pure Swift, no I/O, what an app needs to decide links locally: versions, the matcher, canOpen tables,
         // decisions and fallback URLs, errors. The Swift client links this and nothing else of the server.
         .target(name: "RouteMatching", swiftSettings: swiftSettings),
@@ -44,11 +47,13 @@ let package = Package(
         .target(name: "HTTPFetching", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // Use cases and the in-memory snapshot.
         .target(
-            name: "RegistryService", dependencies: ["RouteCore", "RouteStore", "HTTPFetching"],
+            name: "RegistryService", dependencies: ["RouteCore", "RouteStore", "HTTPFetching", "ThreadShards"],
             swiftSettings: swiftSettings),
         // The HTTP layer: the libmicrohttpd transport, a router built once at start, middleware (request guard,
         // request log, metrics, deadlines, bearer credentials), static documents. Knows no application.
-        .target(name: "HTTPServing", dependencies: ["CMicroHTTPD", "JSONBytes"], swiftSettings: swiftSettings),
+        .target(
+            name: "HTTPServing", dependencies: ["CMicroHTTPD", "JSONBytes", "ThreadShards"],
+            swiftSettings: swiftSettings),
         // The JSON-RPC 2.0 engine: envelope, batches, dispatch over a method table, the params contract compiled
         // from an OpenRPC document, errors through its own protocol. Knows no application.
         .target(name: "JSONRPC", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
@@ -58,6 +63,7 @@ let package = Package(
             name: "RegistryAPI",
             dependencies: [
                 "HTTPServing", "JSONRPC", "JSONBytes", "RouteCore", "RegistryService", "RegistryConsole",
+                "ThreadShards",
             ],
             // The OpenRPC document, the single source of truth of the API; Schema/registry.openrpc.json links to it.
             resources: [.copy("Resources/registry.openrpc.json")],
@@ -152,7 +158,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RPCServerTests",
-            dependencies: ["HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting"],
+            dependencies: [
+                "HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting", "ThreadShards",
+            ],
             swiftSettings: swiftSettings
         ),
         // Faults, abuse, malicious values and security: real binary, real PostgreSQL, corpus replay.

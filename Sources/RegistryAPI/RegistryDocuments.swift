@@ -3,6 +3,7 @@ import HTTPServing
 import RegistryService
 import RouteCore
 import Synchronization
+import ThreadShards
 
 /// The well-known files (AASA, assetlinks) of the current snapshot, from memory.
 ///

@@ -4,6 +4,7 @@ import RegistryService
 import RouteCore
 import RouteStore
 import Synchronization
+import ThreadShards
 
 /// What a link domain answers on `GET /{code}` (and FDL-style long links on `GET /?link=…`), from memory:
 /// crawlers get a preview page, phones the landing page (or the target itself when the link skips it),

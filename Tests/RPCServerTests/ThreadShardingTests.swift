@@ -2,8 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-
-@testable import HTTPServing
+import ThreadShards
 
 /// The per-thread structures a request touches instead of shared cache lines: counts stay exact, numbers
 /// stay unique, and a thread's cached value is its own.

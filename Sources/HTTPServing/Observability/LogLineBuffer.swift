@@ -1,6 +1,7 @@
 import Foundation
 import JSONBytes
 import Synchronization
+import ThreadShards
 
 /// A log line being built, as bytes, in memory its thread reuses: formatting a line allocates nothing once
 /// the thread's buffer has grown to its longest line.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import ThreadShards
 
 /// Writes log lines on one thread of its own, so a request never waits for the disk, a full pipe or a
 /// slow terminal.

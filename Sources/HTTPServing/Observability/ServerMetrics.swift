@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThreadShards
 
 /// The server's Prometheus metrics: request counters, a latency histogram, the in-flight gauge, and gauges
 /// the application registers as closures (snapshot age, revision numbers, database pool use).

@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import Synchronization
+import ThreadShards
 
 /// Everything the C callbacks need, passed to libmicrohttpd as an `Unmanaged` pointer: the router, the
 /// middleware, and the state of deferred requests and of shutdown.

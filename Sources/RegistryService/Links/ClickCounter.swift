@@ -1,6 +1,7 @@
 import Foundation
 import RouteStore
 import Synchronization
+import ThreadShards
 
 /// Clicks counted in memory, per link × day × platform × outcome, and written to PostgreSQL in batches
 /// (`RegistryService.flushClicks`, every few seconds and at a graceful stop): a click costs a lock of its
@@ -84,7 +85,7 @@ public final class ClickCounter: Sendable {
         let counts = Mutex<[Key: Int]>([:])
     }
 
-    private static let shardCount = 8
+    private static let shardCount = ThreadSlot.shardCount
     private let shards: [Shard] = (0..<shardCount).map { _ in Shard() }
 
     public init() {}
@@ -102,9 +103,8 @@ public final class ClickCounter: Sendable {
     }
 
     private func add(_ key: Key) {
-        // Threads spread over the shards by their id, so the lock rarely moves between cores.
-        let slot = Int(UInt(bitPattern: pthread_self().hashValue) % UInt(Self.shardCount))
-        shards[slot].counts.withLock { $0[key, default: 0] += 1 }
+        // Each thread counts in its own shard, so the lock rarely moves between cores.
+        shards[ThreadSlot.currentShard].counts.withLock { $0[key, default: 0] += 1 }
     }
 
     /// Takes every count not yet flushed.

@@ -2,11 +2,14 @@ import Dispatch
 import Foundation
 import RouteCore
 import Synchronization
+import ThreadShards
 
 /// Holds the current `Snapshot` and swaps it atomically; wakes long-poll watchers whose document changed.
 ///
-/// Readers take the snapshot under a mutex held only for a reference copy, so a swap never blocks them for
-/// longer than that. Watchers never hold a thread: they are callbacks completed on a swap or on a timer.
+/// Readers take no lock another core takes: each thread keeps the snapshot it last read with the install it
+/// came from (`ThreadSharded`), and a read compares that with one atomic load; only the first read after a
+/// swap takes the shared mutex. A swap empties every thread's copy, so no idle thread keeps an old snapshot
+/// alive. Watchers never hold a thread: they are callbacks completed on a swap or on a timer.
 public final class SnapshotHolder: Sendable {
     private struct Watcher {
         let key: DocumentKey
@@ -20,7 +23,14 @@ public final class SnapshotHolder: Sendable {
         var nextWatcher: UInt64 = 0
     }
 
+    /// A thread's copy of the current snapshot and the install count it was read at.
+    private struct View: Sendable {
+        var install: UInt64 = .max
+        var snapshot: Snapshot?
+    }
+
     private let state: Mutex<State>
+    private let views = ThreadSharded { View() }
     /// Counts installs, so readers that cache per snapshot can check for a new one without the mutex.
     private let installs = Atomic<UInt64>(0)
     private let timers = DispatchQueue(label: "routereg.watch-timers")
@@ -30,7 +40,15 @@ public final class SnapshotHolder: Sendable {
     }
 
     /// The current snapshot.
-    public var current: Snapshot { state.withLock { $0.snapshot } }
+    public var current: Snapshot {
+        let install = installs.load(ordering: .acquiring)
+        if let kept = views.withLock({ $0.install == install ? $0.snapshot : nil }) { return kept }
+        // Read after the count, so at least that new; a newer one is kept under the older count and read
+        // again next time.
+        let snapshot = state.withLock { $0.snapshot }
+        views.withLock { $0 = View(install: install, snapshot: snapshot) }
+        return snapshot
+    }
 
     /// How many snapshots were installed so far: changes whenever `current` does. Reading it costs one
     /// atomic load; a snapshot taken after reading it is at least that new.
@@ -56,6 +74,7 @@ public final class SnapshotHolder: Sendable {
             return woken
         }
         guard let woken else { return false }
+        views.forEach { $0 = View() }
         // Answering a watcher encodes its document: do it off the installing thread, which may be a write
         // holding the rebuild lock, so thousands of watchers never slow a publish down.
         if !woken.isEmpty {

@@ -4,17 +4,15 @@ import Synchronization
 /// A small number for the calling thread, fixed when the thread first asks: threads are numbered in the
 /// order they ask, so the server's few request threads each pick their own shard of a per-thread structure
 /// (the log's queue, the metrics' counters).
-@usableFromInline
-enum ThreadSlot {
+public enum ThreadSlot {
     /// How many shards a per-thread structure has (a power of two).
-    static let shardCount = 8
+    public static let shardCount = 8
 
     /// The calling thread's shard, in `0..<shardCount`.
-    @usableFromInline
-    static var currentShard: Int { current & (shardCount - 1) }
+    public static var currentShard: Int { current & (shardCount - 1) }
 
     /// The calling thread's number (from 0).
-    static var current: Int {
+    public static var current: Int {
         if let raw = pthread_getspecific(key) { return Int(bitPattern: raw) - 1 }
         let number = next.add(1, ordering: .relaxed).oldValue
         // Stored plus one: a thread that never asked reads nil.

@@ -27,4 +27,9 @@ public final class ThreadSharded<Value: Sendable>: Sendable {
     public func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
         shards[ThreadSlot.currentShard].state.withLock { body(&$0) }
     }
+
+    /// Runs `body` on every shard's value in turn, each under its lock (a writer resetting the caches).
+    public func forEach(_ body: (inout Value) -> Void) {
+        for shard in shards { shard.state.withLock { body(&$0) } }
+    }
 }
