@@ -5,7 +5,7 @@ SWIFT_TEST_FLAGS ?=
 ROUTEREG_BIN := $(CURDIR)/.build/debug/routereg
 
 .PHONY: run test test-swift test-upgrade test-clients test-console build release bootstrap bootstrap-test format lint clean generate
-.PHONY: bench install deb
+.PHONY: bench bench-transport install deb
 .PHONY: test-android
 .PHONY: fuzz fuzz-smoke soak fuzz-api fuzz-api-smoke
 
@@ -119,3 +119,9 @@ soak:
 bench:
 	scripts/bootstrap bench
 	python3 bench/bench.py
+
+## bench-transport: libmicrohttpd and h2o with nothing above them, beside nginx (bench/transport/RESULTS.md: why
+## the transport stays libmicrohttpd); about 15 minutes
+bench-transport:
+	scripts/bootstrap transport
+	python3 bench/transport/floor.py

@@ -13,7 +13,8 @@ machine is shared, so requests per second move with whatever else runs.
     python3 bench/transport/floor.py [--rounds 3] [--duration 8] [--endpoints small,rpc] [--markdown FILE]
                                      [--perf small,large]   # then where each server's CPU goes, by binary
 
-Needs gcc, wrk, nginx, libmicrohttpd-dev and libh2o-evloop-dev (apt-get install libh2o-evloop-dev).
+`make bench-transport` installs what it needs (gcc, wrk, nginx, libmicrohttpd-dev, libh2o-evloop-dev and
+libssl-dev: `scripts/bootstrap transport`) and runs it.
 """
 
 import argparse
