@@ -30,4 +30,19 @@ import Testing
         counter.restore(taken)
         #expect(counter.take() == taken)
     }
+
+    @Test("a tally counts into the same counter as a click counted by name, day by day")
+    func aTallyCountsLikeAClickByName() throws {
+        let counter = ClickCounter()
+        let noon = Date(timeIntervalSince1970: 20_789 * 86_400 + 43_200)
+        let tally = try #require(counter.tally(domain: "go.x", code: "a", platform: "ios", outcome: "landing"))
+        #expect(counter.tally(domain: "go.x", code: "a", platform: "phone", outcome: "landing") == nil)
+        counter.count(tally, at: noon)
+        counter.count(tally, at: noon.addingTimeInterval(86_400))
+        counter.count(domain: "go.x", code: "a", platform: "ios", outcome: "landing", at: noon)
+        let taken = counter.take()
+        #expect(taken[ClickKey(domain: "go.x", code: "a", day: "2026-12-02", platform: "ios", outcome: "landing")] == 2)
+        #expect(taken[ClickKey(domain: "go.x", code: "a", day: "2026-12-03", platform: "ios", outcome: "landing")] == 1)
+        #expect(taken.count == 2)
+    }
 }

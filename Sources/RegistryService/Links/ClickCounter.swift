@@ -33,14 +33,14 @@ public final class ClickCounter: Sendable {
             self.day = day
             self.platform = platform
             self.outcome = outcome
-            self.hint =
-                hint
-                ?? {
-                    var hasher = Hasher()
-                    hasher.combine(domain)
-                    hasher.combine(code)
-                    return hasher.finalize()
-                }()
+            self.hint = hint ?? Self.hint(domain: domain, code: code)
+        }
+
+        static func hint(domain: String, code: String) -> Int {
+            var hasher = Hasher()
+            hasher.combine(domain)
+            hasher.combine(code)
+            return hasher.finalize()
         }
 
         func hash(into hasher: inout Hasher) {
@@ -66,11 +66,9 @@ public final class ClickCounter: Sendable {
         guard let platform = Self.platforms.firstIndex(of: platform),
             let outcome = Self.outcomes.firstIndex(of: outcome)
         else { return nil }
-        var hasher = Hasher()
-        hasher.combine(domain)
-        hasher.combine(code)
         return Tally(
-            domain: domain, code: code, platform: UInt8(platform), outcome: UInt8(outcome), hint: hasher.finalize())
+            domain: domain, code: code, platform: UInt8(platform), outcome: UInt8(outcome),
+            hint: Key.hint(domain: domain, code: code))
     }
 
     /// Counts one click of `tally` at `date` (its UTC day).
