@@ -47,6 +47,9 @@ public final class SnapshotHolder: Sendable {
         // again next time.
         let snapshot = state.withLock { $0.snapshot }
         views.withLock { $0 = View(install: install, snapshot: snapshot) }
+        // A swap between the two reads may have emptied the copies before this one was kept: let go of it
+        // then, so it cannot keep a replaced snapshot alive (a swap after this check empties it itself).
+        if installs.load(ordering: .acquiring) != install { views.withLock { $0 = View() } }
         return snapshot
     }
 
