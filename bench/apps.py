@@ -14,42 +14,46 @@ def _plan(index, routes, live):
     return seed.Plan(name, [f"{name}.apps.example"], route_count=routes, live=live, seed=100 + index)
 
 
-def measure(client, plan, samples):
-    """Medians over `samples` of each write on `plan`'s app, and Matrix.Get's."""
+def sample(client, plan, n):
+    """One of each write on `plan`'s app, and a Matrix.Get: their times in ms."""
     live = seed.versions(plan.live)
     newest = live[-1]
     route = next(r["id"] for r in plan.routes if r["action"] == "open")
-    publish, switch_off, create, matrix = [], [], [], []
-    for n in range(samples):
-        client.call("Releases.Retire", app=plan.app, platform=IOS, version=newest)
-        _, seconds = client.timed_call("Releases.Publish", app=plan.app, platform=IOS, version=newest)
-        publish.append(seconds * 1000)
-        _, seconds = client.timed_call(
-            "Routes.SwitchOff", app=plan.app, route=route, platform=IOS, versions=[newest], reason="bench")
-        switch_off.append(seconds * 1000)
-        client.call("Routes.SwitchOn", app=plan.app, route=route, platform=IOS, versions=[newest])
-        extra = {"id": f"extra{n}", "pattern": {"path": f"/extra/{n}/*"}, "action": "open",
-                 "platforms": {IOS: {"since": live[0]}}}
-        _, seconds = client.timed_call("Routes.Create", app=plan.app, route=extra)
-        create.append(seconds * 1000)
-        client.call("Routes.Delete", app=plan.app, route=f"extra{n}")
-        _, seconds = client.timed_call("Matrix.Get", app=plan.app, platform=IOS)
-        matrix.append(seconds * 1000)
-    return {"publish_ms": statistics.median(publish), "switch_off_ms": statistics.median(switch_off),
-            "route_create_ms": statistics.median(create), "matrix_get_ms": statistics.median(matrix)}
+    times = {}
+    client.call("Releases.Retire", app=plan.app, platform=IOS, version=newest)
+    _, seconds = client.timed_call("Releases.Publish", app=plan.app, platform=IOS, version=newest)
+    times["publish_ms"] = seconds * 1000
+    _, seconds = client.timed_call(
+        "Routes.SwitchOff", app=plan.app, route=route, platform=IOS, versions=[newest], reason="bench")
+    times["switch_off_ms"] = seconds * 1000
+    client.call("Routes.SwitchOn", app=plan.app, route=route, platform=IOS, versions=[newest])
+    extra = {"id": f"extra{n}", "pattern": {"path": f"/extra/{n}/*"}, "action": "open",
+             "platforms": {IOS: {"since": live[0]}}}
+    _, seconds = client.timed_call("Routes.Create", app=plan.app, route=extra)
+    times["route_create_ms"] = seconds * 1000
+    client.call("Routes.Delete", app=plan.app, route=f"extra{n}")
+    _, seconds = client.timed_call("Matrix.Get", app=plan.app, platform=IOS)
+    times["matrix_get_ms"] = seconds * 1000
+    return times
 
 
-def phase_apps(registry, apps, routes, live, samples, log):
-    """One app seeded and measured, then `apps - 1` more seeded and the first measured again."""
+def phase_apps(single, many, apps, routes, live, samples, log):
+    """Two servers side by side: `single` holds the first app alone, `many` the same app and `apps - 1`
+    others. The same writes on the first app then alternate between them, sample by sample (the order
+    reversed every other sample), so both medians come from the same minutes of this shared machine."""
     plans = [_plan(i, routes, live) for i in range(apps)]
-    seed.seed(registry.client, plans[0])
-    one = measure(registry.client, plans[0], samples)
-    one["rss_mb"] = registry.rss()["VmRSS"]
-    log(f"apps: 1 app: {one}")
-    for plan in plans[1:]:
-        seed.seed(registry.client, plan)
+    seed.seed(single.client, plans[0])
+    for plan in plans:
+        seed.seed(many.client, plan)
         log(f"apps: seeded {plan.app}")
-    many = measure(registry.client, plans[0], samples)
-    many["rss_mb"] = registry.rss()["VmRSS"]
-    log(f"apps: {apps} apps: {many}")
-    return {"apps": apps, "routes": routes, "live": live, "samples": samples, "one": one, "many": many}
+    runs = {"one": [], "many": []}
+    for n in range(samples):
+        order = [("one", single), ("many", many)]
+        for name, registry in (order if n % 2 == 0 else order[::-1]):
+            runs[name].append(sample(registry.client, plans[0], n))
+    result = {"apps": apps, "routes": routes, "live": live, "samples": samples}
+    for name, registry in (("one", single), ("many", many)):
+        result[name] = {key: statistics.median(run[key] for run in runs[name]) for key in runs[name][0]}
+        result[name]["rss_mb"] = registry.rss()["VmRSS"]
+        log(f"apps: {name}: {result[name]}")
+    return result

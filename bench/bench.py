@@ -666,18 +666,20 @@ def phase_links(binary, args, rounds, duration, quick):
 
 
 def phase_apps(binary, args, quick):
-    """One app's writes with one app in the registry and with twenty (bench/apps.py). A failure is recorded,
-    not raised."""
+    """One app's writes with one app in the registry and with twenty, on two servers side by side
+    (bench/apps.py). A failure is recorded, not raised."""
     import apps
-    registry = Registry(binary, "apps", args.threads)
+    single = Registry(binary, "apps-one", args.threads)
+    many = Registry(binary, "apps-many", args.threads)
     try:
         count, routes, live = (4, 200, 10) if quick else (20, 1000, 50)
-        return apps.phase_apps(registry, count, routes, live, samples=3 if quick else 5, log=log)
+        return apps.phase_apps(single, many, count, routes, live, samples=3 if quick else 9, log=log)
     except Exception as error:  # noqa: BLE001 - recorded in the report
         log(f"apps: failed: {error}")
         return {"error": str(error)}
     finally:
-        registry.stop()
+        single.stop()
+        many.stop()
 
 
 def phase_matcher(bin_dir):
