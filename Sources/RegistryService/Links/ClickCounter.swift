@@ -1,6 +1,5 @@
 import Foundation
 import RouteStore
-import Synchronization
 import ThreadShards
 
 /// Clicks counted in memory, per link × day × platform × outcome, and written to PostgreSQL in batches
@@ -79,12 +78,8 @@ public final class ClickCounter: Sendable {
         add(key)
     }
 
-    private final class Shard: Sendable {
-        let counts = Mutex<[Key: Int]>([:])
-    }
-
-    private static let shardCount = ThreadSlot.shardCount
-    private let shards: [Shard] = (0..<shardCount).map { _ in Shard() }
+    /// Each thread counts in its own shard, so the lock rarely moves between cores.
+    private let counts = ThreadSharded { [Key: Int]() }
 
     public init() {}
 
@@ -100,20 +95,18 @@ public final class ClickCounter: Sendable {
         add(key)
     }
 
-    private func add(_ key: Key) {
-        // Each thread counts in its own shard, so the lock rarely moves between cores.
-        shards[ThreadSlot.currentShard].counts.withLock { $0[key, default: 0] += 1 }
-    }
+    private func add(_ key: Key) { counts.withLock { $0[key, default: 0] += 1 } }
 
     /// Takes every count not yet flushed.
     public func take() -> [ClickKey: Int] {
+        var taken: [[Key: Int]] = []
+        counts.forEach { shard in
+            taken.append(shard)
+            shard = [:]
+        }
         var all: [ClickKey: Int] = [:]
-        for shard in shards {
-            let taken = shard.counts.withLock { counts in
-                defer { counts = [:] }
-                return counts
-            }
-            for (key, count) in taken { all[Self.stored(key), default: 0] += count }
+        for shard in taken {
+            for (key, count) in shard { all[Self.stored(key), default: 0] += count }
         }
         return all
     }
@@ -122,7 +115,7 @@ public final class ClickCounter: Sendable {
     public func restore(_ counts: [ClickKey: Int]) {
         guard !counts.isEmpty else { return }
         let keys = counts.compactMap { key, count in Self.compact(key).map { ($0, count) } }
-        shards[0].counts.withLock { held in
+        self.counts.withLock { held in
             for (key, count) in keys { held[key, default: 0] += count }
         }
     }
@@ -130,11 +123,9 @@ public final class ClickCounter: Sendable {
     /// The counts of one link not yet flushed.
     public func pending(domain: String, code: String) -> [ClickKey: Int] {
         var found: [ClickKey: Int] = [:]
-        for shard in shards {
-            shard.counts.withLock { counts in
-                for (key, count) in counts where key.domain == domain && key.code == code {
-                    found[Self.stored(key), default: 0] += count
-                }
+        counts.forEach { shard in
+            for (key, count) in shard where key.domain == domain && key.code == code {
+                found[Self.stored(key), default: 0] += count
             }
         }
         return found
