@@ -19,13 +19,17 @@ final class HostFilesCache: Sendable {
 
         /// nil when `host` is not a domain of `registry` or its alias chain is broken (no reuse then).
         /// `releasesByApp`: the registry's releases grouped by app, made once for every host of a write (each
-        /// host filtering all releases made a write cost apps × releases).
-        init?(_ registry: Registry, host: String, releasesByApp: [String: [Release]]) {
+        /// host filtering all releases made a write cost apps × releases). `previous`: the inputs remembered
+        /// for the host, whose routes are taken as they are when the chain and the app's array are the same
+        /// (a write to another app then costs this host no pass over its routes).
+        init?(
+            _ registry: Registry, host: String, index: RegistryIndex, releasesByApp: [String: [Release]],
+            previous: Inputs?
+        ) {
             var chain: [Domain] = []
             var next: String? = host
             while let name = next?.lowercased() {
-                guard chain.count <= 16, let domain = registry.domains.first(where: { $0.host.lowercased() == name })
-                else { return nil }
+                guard chain.count <= 16, let domain = index.domains[name] else { return nil }
                 chain.append(domain)
                 next = domain.aliasOf
             }
@@ -36,13 +40,17 @@ final class HostFilesCache: Sendable {
                 route.pattern.scheme != nil || route.domains.isEmpty
                     || route.domains.contains { host in chain.contains { Domain.sameHost(host, $0.host) } }
             }
-            // The app's own array when every route applies (the common case): comparing an array with itself
-            // is O(1), so a write elsewhere does not compare this host's routes one by one.
-            routes = target.apps.map { id in
+            let sameChain = previous?.domains == chain && previous?.routes.count == target.apps.count
+            routes = target.apps.enumerated().map { position, id in
                 let all = registry.routes[id] ?? []
+                // The app's own array when every route applies (the common case): comparing an array with
+                // itself is O(1), so a write elsewhere does not compare this host's routes one by one.
+                if sameChain, let previous, previous.routes[position].isSameStorage(as: all) { return all }
                 return all.allSatisfy(applies) ? all : all.filter(applies)
             }
-            releases = target.apps.flatMap { releasesByApp[$0] ?? [] }
+            releases =
+                target.apps.count == 1
+                ? releasesByApp[target.apps[0]] ?? [] : target.apps.flatMap { releasesByApp[$0] ?? [] }
         }
     }
 
@@ -59,13 +67,17 @@ final class HostFilesCache: Sendable {
     /// `lint` holds the rule-list findings only when `withRuleLint` (see `Generator.hostFiles`): a route
     /// write skips them, a publish reports them. Throws as `Generator.hostFiles` does.
     func files(
-        _ registry: Registry, host: String, withRuleLint: Bool, releasesByApp: [String: [Release]]
+        _ registry: Registry, host: String, index: RegistryIndex, withRuleLint: Bool,
+        releasesByApp: [String: [Release]]
     ) throws(RegistryError) -> HostFiles {
-        guard let inputs = Inputs(registry, host: host, releasesByApp: releasesByApp) else {
+        let known = entries.withLock { $0[host] }
+        guard
+            let inputs = Inputs(
+                registry, host: host, index: index, releasesByApp: releasesByApp, previous: known?.inputs)
+        else {
             return try Generator.hostFiles(registry: registry, host: host, ruleLint: withRuleLint)
         }
         var entry: Entry
-        let known = entries.withLock { $0[host] }
         if let known, known.inputs == inputs {
             entry = known
             // Kept with this registry's arrays: the next write's registry derives from this one and shares
@@ -101,5 +113,16 @@ final class HostFilesCache: Sendable {
         entries.withLock { entries in
             for host in entries.keys where !hosts.contains(host) { entries[host] = nil }
         }
+    }
+}
+
+extension Array {
+    /// True when both arrays share one buffer (so they are equal without comparing an element). Only a
+    /// shortcut: arrays with different buffers may still be equal.
+    fileprivate func isSameStorage(as other: [Element]) -> Bool {
+        count == other.count
+            && withUnsafeBufferPointer { mine in
+                other.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+            }
     }
 }

@@ -101,11 +101,13 @@ extension RegistryService {
                         let mutation = try body(tx)
                         let registry = try registryAfter(mutation.change, state: observed, in: tx)
                         let apps = mutation.apps ?? auditApps(name, after: registry)
-                        let (revisions, lint) = try regenerate(
+                        let regenerated = try regenerate(
                             registry, cause: cause, ruleLint: ruleLint, lintOf: apps.map(Set.init), in: tx)
                         afterWrite = SnapshotBuilder.Reuse(
-                            stateBefore: observed.state, writeToken: writeToken, registry: registry)
-                        let outcome = WriteOutcome(value: mutation.value, revisions: revisions, lint: lint)
+                            stateBefore: observed.state, writeToken: writeToken, registry: registry,
+                            heads: regenerated.heads, appended: regenerated.appended)
+                        let outcome = WriteOutcome(
+                            value: mutation.value, revisions: regenerated.revisions, lint: regenerated.lint)
                         return WriteResult(
                             outcome,
                             before: try mutation.before.map { try SQLJSON(encoding: $0) },
@@ -131,17 +133,6 @@ extension RegistryService {
             options.log("snapshot: refresh after \(method) failed (\(error))")
         }
         return outcome
-    }
-
-    /// The apps whose files `host` serves: its own domain's, or its alias target's.
-    static func appsOf(_ host: String, in registry: Registry) -> [String] {
-        var name = host
-        for _ in 0...16 {
-            guard let domain = registry.domains.first(where: { $0.host.lowercased() == name }) else { return [] }
-            guard let next = domain.aliasOf?.lowercased() else { return domain.apps }
-            name = next
-        }
-        return []
     }
 
     /// The apps a write to `resource` touched, as its audit entry records them: the app a resource lies
@@ -205,49 +196,71 @@ extension RegistryService {
         return registry
     }
 
+    /// What `regenerate` found and wrote.
+    struct Regenerated {
+        /// One entry per (host, kind): the latest revision, and whether this write created it.
+        var revisions: [RevisionRef] = []
+        /// Lint of the domains asked for.
+        var lint: [LintFinding] = []
+        /// Every served file's newest revision after the write, and the revisions it appended: what the
+        /// snapshot after the write serves, so building it reads no heads again (`SnapshotBuilder.Reuse`).
+        var heads: [DocumentKey: RevisionHead] = [:]
+        var appended: [DocumentKey: ServedDocument] = [:]
+    }
+
     /// Regenerates every domain's files from the registry as the transaction sees it and appends a revision
     /// for each file whose bytes changed. Throws FAILED_PRECONDITION (rolling the write back) when a file
     /// cannot be generated, e.g. an AASA above Apple's size limit.
     ///
     /// The lint returned is of the domains of `lintOf`'s apps (every domain when nil): a write to one app
     /// reports what it can act on, not every other team's findings, which made each answer grow with the
-    /// registry.
+    /// registry. Only those domains are rule-linted, and a revision records the live versions of its own
+    /// domain's apps: a write to one app costs other apps' domains a comparison of their inputs, no more.
     func regenerate(
         _ registry: Registry, cause: String, ruleLint: Bool, lintOf apps: Set<String>?, in tx: Transaction
-    ) throws -> ([RevisionRef], [LintFinding]) {
-        var files: [String: HostFiles] = [:]
+    ) throws -> Regenerated {
+        let index = RegistryIndex(registry)
         let releasesByApp = Dictionary(grouping: registry.releases, by: \.app)
-        for domain in registry.domains {
-            let host = domain.host.lowercased()
+        var files: [String: HostFiles] = [:]
+        var reported: Set<String> = []
+        for host in index.domains.keys {
+            let hostApps = index.target(of: host)?.apps ?? []
+            let isReported = apps.map { lintOf in hostApps.contains(where: lintOf.contains) } ?? true
+            if isReported { reported.insert(host) }
             files[host] = try hostFiles.files(
-                registry, host: host, withRuleLint: ruleLint, releasesByApp: releasesByApp)
+                registry, host: host, index: index, withRuleLint: ruleLint && isReported,
+                releasesByApp: releasesByApp)
         }
         hostFiles.retain(hosts: Set(files.keys))
-        var refs: [RevisionRef] = []
-        var lint: [LintFinding] = []
+        var result = Regenerated()
         let hosts = files.keys.sorted()
         let heads = try store.revisions.heads(hosts: hosts, in: tx)
-        var liveVersions: SQLJSON?
         for host in hosts {
             let file = files[host]!
-            if apps.map({ Self.appsOf(host, in: registry).contains(where: $0.contains) }) ?? true { lint += file.lint }
+            if reported.contains(host) { result.lint += file.lint }
+            var liveVersions: SQLJSON?
             for (kind, generated) in [(DocumentKind.aasa, file.aasa), (.assetlinks, file.assetlinks)] {
-                if let head = heads[DocumentKey(host: host, kind: kind)], head.etag == generated.etag {
-                    refs.append(
-                        RevisionRef(
-                            host: host, kind: kind, revision: head.number, etag: head.etag, changed: false))
+                let key = DocumentKey(host: host, kind: kind)
+                if let head = heads[key], head.etag == generated.etag {
+                    result.revisions.append(
+                        RevisionRef(host: host, kind: kind, revision: head.number, etag: head.etag, changed: false))
+                    result.heads[key] = head
                     continue
                 }
-                if liveVersions == nil { liveVersions = try SQLJSON(encoding: LiveVersions(registry)) }
+                if liveVersions == nil {
+                    liveVersions = try SQLJSON(
+                        encoding: LiveVersions(apps: index.target(of: host)?.apps ?? [], releasesByApp: releasesByApp))
+                }
                 let stored = try store.revisions.append(
                     host: host, kind: kind, bytes: generated.bytes, etag: generated.etag, cause: cause,
                     liveVersions: liveVersions!, in: tx)
-                refs.append(
-                    RevisionRef(
-                        host: host, kind: kind, revision: stored.number, etag: stored.etag, changed: true))
+                result.revisions.append(
+                    RevisionRef(host: host, kind: kind, revision: stored.number, etag: stored.etag, changed: true))
+                result.heads[key] = RevisionHead(number: stored.number, etag: stored.etag)
+                result.appended[key] = ServedDocument(stored)
             }
         }
-        return (refs, lint)
+        return result
     }
 }
 
@@ -271,22 +284,25 @@ enum RegistryChange {
     case routeRemoved(app: String, id: String)
 }
 
-/// The live versions a revision was computed from, per app and platform (stored with each revision).
+/// The live versions a revision was computed from: those of its domain's apps, per app and platform
+/// (stored with each revision).
 struct LiveVersions: Encodable {
-    let registry: Registry
+    let apps: [String]
+    let releasesByApp: [String: [Release]]
 
-    init(_ registry: Registry) { self.registry = registry }
+    init(apps: [String], releasesByApp: [String: [Release]]) {
+        self.apps = apps
+        self.releasesByApp = releasesByApp
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: DynamicKey.self)
-        // One pass over the releases (asking each app and platform read them all once each).
-        var live: [String: [String: [Version]]] = [:]
-        for release in registry.releases where release.state == .live {
-            live[release.app, default: [:]][release.platform.rawValue, default: []].append(release.version)
-        }
-        for app in registry.apps.map(\.id).sorted() {
-            let platforms = (live[app] ?? [:]).mapValues { $0.sorted().map(\.description) }
-            try container.encode(platforms, forKey: DynamicKey(app))
+        for app in Set(apps).sorted() {
+            var live: [String: [Version]] = [:]
+            for release in releasesByApp[app] ?? [] where release.state == .live {
+                live[release.platform.rawValue, default: []].append(release.version)
+            }
+            try container.encode(live.mapValues { $0.sorted().map(\.description) }, forKey: DynamicKey(app))
         }
     }
 }

@@ -25,18 +25,12 @@ public final class CanOpenTableCache: Sendable {
     public static let byteBudget = 16 << 20
 
     private let registry: Registry
-    private let live: Set<ReleaseKey>
     private let state = Mutex(State())
 
+    /// Nothing is computed here: a snapshot is made on every write, and even a set of the live versions
+    /// cost every write O(every app's releases).
     init(registry: Registry) {
         self.registry = registry
-        // One pass over the releases: asking each app and platform for its live versions read them all once
-        // per app and platform, and a snapshot is made on every write.
-        let apps = Set(registry.apps.map(\.id))
-        self.live = Set(
-            registry.releases.lazy.filter { $0.state == .live && apps.contains($0.app) }.map {
-                ReleaseKey(app: $0.app, platform: $0.platform, version: $0.version)
-            })
     }
 
     /// The ETag of a live version's table, if it was computed already.
@@ -73,8 +67,11 @@ public final class CanOpenTableCache: Sendable {
     func holds(_ key: ReleaseKey) -> Bool { state.withLock { $0.recent[key] != nil } }
 
     private func remember(_ key: ReleaseKey, _ file: GeneratedFile) {
-        // ETags only of live versions: any version string can be asked for, and that map has no bound.
-        let isLive = live.contains(key)
+        // ETags only of live versions: any version string can be asked for, and that map has no bound. One
+        // scan of the releases, after computing a table that cost more.
+        let isLive = registry.releases.contains {
+            $0.app == key.app && $0.platform == key.platform && $0.version == key.version && $0.state == .live
+        }
         state.withLock { state in
             if isLive { state.etags[key] = file.etag }
             let size = file.bytes.count

@@ -26,11 +26,14 @@ enum SnapshotBuilder {
         }
     }
 
-    /// A registry a write committed, the state before that write, and the write's own token.
+    /// A registry a write committed, the state before that write, and the write's own token; with the
+    /// newest revision of every served file after it and the revisions it appended.
     struct Reuse {
         var stateBefore: DatabaseState
         var writeToken: String
         var registry: Registry
+        var heads: [DocumentKey: RevisionHead]
+        var appended: [DocumentKey: ServedDocument]
     }
 
     /// Builds the snapshot; `reusing` stands in for loading the registry when its write is the only one
@@ -42,12 +45,17 @@ enum SnapshotBuilder {
         typealias Contents = (Registry, [DocumentKey: ServedDocument], [String: Principal], DatabaseState)
         let (registry, documents, tokens, state): Contents = try store.read(deadline: deadline) { tx -> Contents in
             let registry: Registry
+            let documents: [DocumentKey: ServedDocument]
             if let reusing, try isOnlyWriteSince(reusing, store, tx) {
                 registry = reusing.registry
+                documents = try servedDocuments(
+                    heads: reusing.heads, previous: previous, appended: reusing.appended, store, tx)
             } else {
                 registry = try store.loadRegistry(in: tx)
+                let hosts = Set(registry.domains.map { $0.host.lowercased() }).sorted()
+                documents = try servedDocuments(
+                    heads: try store.revisions.heads(hosts: hosts, in: tx), previous: previous, store, tx)
             }
-            let documents = try servedDocuments(registry, previous: previous, store, tx)
             let tokens = try activeTokens(store, tx)
             let state = Observed(try store.audit.head(withTokenOf: 0, in: tx)).state
             return (registry, documents, tokens, state)
@@ -66,17 +74,19 @@ enum SnapshotBuilder {
             && (before.generation == 0 || tail.startToken == before.writeToken)
     }
 
-    /// The latest revision of every served domain's files. Only the heads are read for all of them; the
-    /// bytes only of revisions `previous` does not already hold, so a write that changes one file reads one.
-    /// A deleted domain keeps its revisions (history is immutable) but is no longer served.
+    /// The latest revision of every served domain's files, given their `heads`: the bytes are read only of
+    /// revisions neither `previous` nor `appended` (a write's own) holds, so a write that changes one file
+    /// reads none. A deleted domain keeps its revisions (history is immutable) but is no longer served.
     private static func servedDocuments(
-        _ registry: Registry, previous: Snapshot?, _ store: Store, _ tx: Transaction
+        heads: [DocumentKey: RevisionHead], previous: Snapshot?, appended: [DocumentKey: ServedDocument] = [:],
+        _ store: Store, _ tx: Transaction
     ) throws -> [DocumentKey: ServedDocument] {
-        let hosts = Set(registry.domains.map { $0.host.lowercased() }).sorted()
         var documents: [DocumentKey: ServedDocument] = [:]
-        for (key, head) in try store.revisions.heads(hosts: hosts, in: tx) {
+        for (key, head) in heads {
             if let held = previous?.documents[key], held.revision == head.number, held.etag == head.etag {
                 documents[key] = held
+            } else if let written = appended[key], written.revision == head.number, written.etag == head.etag {
+                documents[key] = written
             } else if let revision = try store.revisions.get(
                 host: key.host, kind: key.kind, number: head.number, in: tx)
             {

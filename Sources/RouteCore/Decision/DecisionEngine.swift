@@ -36,11 +36,16 @@ public struct DecisionEngine: Sendable {
     /// already compiled for the same app and host or scheme.
     public init(registry: Registry, reusing previous: DecisionEngine? = nil) {
         let index = RegistryIndex(registry)
+        // Every app's hosts in one pass over the domains (asking per app cost apps × domains on every write).
+        var targetsByApp: [String: [String: Domain]] = [:]
+        for (host, _) in index.domains {
+            guard let target = index.target(of: host) else { continue }
+            for app in target.apps { targetsByApp[app, default: [:]][host] = target }
+        }
         var apps: [String: AppRules] = [:]
         for app in registry.apps where apps[app.id] == nil {
             let reusable = previous?.apps[app.id]
-            var targets: [String: Domain] = [:]
-            for host in index.hosts(of: app.id) { targets[host] = index.target(of: host) }
+            let targets = targetsByApp[app.id] ?? [:]
             let inputs = AppInputs(app: app, routes: registry.routes[app.id] ?? [], targets: targets)
             // A write touches one app: every other app keeps its compiled rules as they are.
             if let reusable, reusable.inputs == inputs {

@@ -1,11 +1,12 @@
 /// Lookups over a `Registry` that every generator and the decision engine share, so that "which rules
 /// apply to this host" has exactly one answer.
-struct RegistryIndex: Sendable {
+public struct RegistryIndex: Sendable {
     let registry: Registry
     let apps: [String: App]
-    let domains: [String: Domain]
+    /// Domains by lower-cased host.
+    public let domains: [String: Domain]
 
-    init(_ registry: Registry) {
+    public init(_ registry: Registry) {
         self.registry = registry
         var apps: [String: App] = [:]
         for app in registry.apps { apps[app.id] = app }
@@ -17,7 +18,7 @@ struct RegistryIndex: Sendable {
 
     /// The domain whose rules `host` serves: the domain itself, or the end of its alias chain.
     /// A broken or cyclic chain resolves to nil (validation refuses those on write).
-    func target(of host: String) -> Domain? {
+    public func target(of host: String) -> Domain? {
         var current = domains[host.lowercased()]
         var hops = 0
         while let domain = current, let next = domain.aliasOf {
