@@ -56,6 +56,8 @@ public final class RegistryService: Sendable {
     private let pendingPersist = Mutex<Snapshot?>(nil)
     private let persistQueue = DispatchQueue(label: "routereg.snapshot-persist")
     private let lastPersistNanos = Atomic<UInt64>(0)
+    /// Keeps the JSON of the parts of the last persisted snapshot (used on `persistQueue` only).
+    private let snapshotFileEncoder = SnapshotFileEncoder()
     /// Nanoseconds the last snapshot rebuild took (read from the database, built, installed), for metrics.
     private let lastRebuildNanos = Atomic<UInt64>(0)
     /// Milliseconds since 1970 when the snapshot was last known to match the database (0: never).
@@ -241,10 +243,13 @@ public final class RegistryService: Sendable {
         // CPU priority: on a busy machine requests and writes come first, and the file waits (it is a
         // fallback for a start without the database). The queue waits for it, so files are written in order.
         let log = options.log
+        let encoder = snapshotFileEncoder
         let written = DispatchSemaphore(value: 0)
         let thread = Thread {
             LowPriority.enter()
-            do { try SnapshotFile.save(snapshot, to: file) } catch { log("snapshot: could not persist (\(error))") }
+            do { try SnapshotFile.save(snapshot, to: file, encoder: encoder) } catch {
+                log("snapshot: could not persist (\(error))")
+            }
             written.signal()
         }
         thread.name = "routereg.snapshot-file"

@@ -5,7 +5,8 @@ import RouteCore
 /// is down still serves the last known files. Tokens are deliberately not persisted: with the database
 /// down no write can succeed anyway, and secrets' hashes have no business in a cache file.
 enum SnapshotFile {
-    private struct Contents: Codable {
+    /// What the file holds (`SnapshotFileEncoder` writes it a part at a time).
+    struct Contents: Codable {
         var format = 1
         var registry: Registry
         var documents: [ServedDocument]
@@ -13,15 +14,13 @@ enum SnapshotFile {
         var builtAt: Date
     }
 
-    static func save(_ snapshot: Snapshot, to url: URL) throws {
-        let contents = Contents(
-            registry: snapshot.registry, documents: Array(snapshot.documents.values), generation: snapshot.generation,
-            builtAt: snapshot.builtAt)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+    /// Writes `snapshot` to `url` (replacing the file whole), encoded by `encoder`, which reuses the parts
+    /// the snapshot shares with the one it encoded before.
+    static func save(_ snapshot: Snapshot, to url: URL, encoder: SnapshotFileEncoder) throws {
+        let data = try encoder.encode(snapshot)
         try FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try encoder.encode(contents).write(to: url, options: .atomic)
+        try data.write(to: url, options: .atomic)
     }
 
     /// The persisted snapshot, or nil when there is none or it cannot be read.
