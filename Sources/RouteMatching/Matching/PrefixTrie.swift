@@ -26,40 +26,68 @@ struct PrefixTrie: Sendable {
 
     /// Builds the trie from `(key, rule index)` pairs.
     init(_ entries: [(key: [Int16], rule: Int)]) {
-        // Build with dictionaries, then freeze into sorted flat arrays. Children always get larger node
-        // numbers than their parents, which the bound computation below relies on.
-        var children: [[Int16: Int]] = [[:]]
-        var rulesAt: [[Int32]] = [[]]
-        for (key, rule) in entries {
-            var node = 0
-            for step in key {
-                if let next = children[node][step] {
-                    node = next
-                } else {
-                    children.append([:])
-                    rulesAt.append([])
-                    children[node][step] = children.count - 1
-                    node = children.count - 1
-                }
-            }
-            rulesAt[node].append(Int32(rule))
+        // The keys in order (ties by rule): each key then shares the longest prefix any earlier key has with
+        // its predecessor, so one pass with a stack of the previous key's nodes makes every node, numbered
+        // depth first (children after their parents, which the bound below relies on), and each node's
+        // edges come in ascending step order. Only flat arrays are allocated: a dictionary per node made
+        // building the rules of a large app mostly allocation, and slower still in a large, fragmented heap.
+        let order = entries.indices.sorted { a, b in
+            let (x, y) = (entries[a], entries[b])
+            if x.key == y.key { return x.rule < y.rule }
+            return x.key.lexicographicallyPrecedes(y.key)
         }
-        for index in children.indices {
-            var node = Node()
-            node.edgeStart = Int32(edgeBytes.count)
-            for (step, target) in children[index].sorted(by: { $0.key < $1.key }) {
-                if step == Self.anyScalar {
-                    node.anyChild = Int32(target)
-                } else {
-                    edgeBytes.append(UInt8(step))
-                    edgeTargets.append(Int32(target))
-                }
+        var nodeCount = 1
+        var edges: [(parent: Int32, step: Int16, child: Int32)] = []
+        var placed: [(node: Int32, rule: Int32)] = []
+        placed.reserveCapacity(entries.count)
+        var path: [Int32] = [0]
+        var previous: [Int16] = []
+        for index in order {
+            let key = entries[index].key
+            var shared = 0
+            while shared < key.count, shared < previous.count, key[shared] == previous[shared] { shared += 1 }
+            path.removeSubrange((shared + 1)...)
+            for step in key[shared...] {
+                let child = Int32(nodeCount)
+                nodeCount += 1
+                edges.append((path[path.count - 1], step, child))
+                path.append(child)
             }
-            node.edgeCount = Int32(edgeBytes.count) - node.edgeStart
-            node.postingStart = Int32(postings.count)
-            postings += rulesAt[index].sorted()
-            node.postingCount = Int32(postings.count) - node.postingStart
-            nodes.append(node)
+            placed.append((path[path.count - 1], Int32(entries[index].rule)))
+            previous = key
+        }
+        // Edges and postings grouped by node, in the order they were made (a counting sort).
+        var edgeStarts = [Int32](repeating: 0, count: nodeCount + 1)
+        var postingStarts = [Int32](repeating: 0, count: nodeCount + 1)
+        for edge in edges where edge.step != Self.anyScalar { edgeStarts[Int(edge.parent) + 1] += 1 }
+        for posting in placed { postingStarts[Int(posting.node) + 1] += 1 }
+        for node in 0..<nodeCount {
+            edgeStarts[node + 1] += edgeStarts[node]
+            postingStarts[node + 1] += postingStarts[node]
+        }
+        nodes = (0..<nodeCount).map { node in
+            Node(
+                edgeStart: edgeStarts[node], edgeCount: edgeStarts[node + 1] - edgeStarts[node],
+                postingStart: postingStarts[node], postingCount: postingStarts[node + 1] - postingStarts[node])
+        }
+        edgeBytes = [UInt8](repeating: 0, count: Int(edgeStarts[nodeCount]))
+        edgeTargets = [Int32](repeating: 0, count: Int(edgeStarts[nodeCount]))
+        postings = [Int32](repeating: 0, count: placed.count)
+        var nextEdge = edgeStarts
+        for edge in edges {
+            if edge.step == Self.anyScalar {
+                nodes[Int(edge.parent)].anyChild = edge.child
+            } else {
+                let slot = Int(nextEdge[Int(edge.parent)])
+                edgeBytes[slot] = UInt8(edge.step)
+                edgeTargets[slot] = edge.child
+                nextEdge[Int(edge.parent)] += 1
+            }
+        }
+        var nextPosting = postingStarts
+        for posting in placed {
+            postings[Int(nextPosting[Int(posting.node)])] = posting.rule
+            nextPosting[Int(posting.node)] += 1
         }
         // lists(n) = own postings + lists(any-child) + the most of any byte child: a walk takes at most one
         // byte edge per node but may also take the any-scalar edge.
