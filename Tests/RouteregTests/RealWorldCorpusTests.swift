@@ -193,6 +193,18 @@ struct RealWorldCorpusTests {
         return .decided(entries.map(\.outcome))
     }
 
+    /// Every real file that reads as an `AASAFile` encodes to the bytes `CanonicalJSON` gives (the direct
+    /// writer every generation uses, against `JSONEncoder`), whatever its strings and query items hold.
+    @Test func realFilesEncodeAsJSONEncoderDoes() throws {
+        var encoded = 0
+        for url in try RealWorldCorpus.files("aasa") {
+            guard let file = try? JSONDecoder().decode(AASAFile.self, from: try Data(contentsOf: url)) else { continue }
+            #expect(try file.canonicalJSON() == CanonicalJSON.encode(file), "\(RealWorldCorpus.name(url))")
+            encoded += 1
+        }
+        #expect(encoded > 10)
+    }
+
     @Test func invalidFilesAreRefusedSayingWhereAndWhat() async throws {
         let files = try RealWorldCorpus.files("aasa-invalid")
         #expect(!files.isEmpty)

@@ -132,6 +132,10 @@ public enum Generator {
         return GeneratedCanOpenTable(table: table, file: GeneratedFile(bytes: try encode(table)))
     }
 
+    private static func encode(_ file: AASAFile) throws(RegistryError) -> Data {
+        do { return try file.canonicalJSON() } catch { throw RegistryError.internal() }
+    }
+
     private static func encode<T: Encodable>(_ value: T) throws(RegistryError) -> Data {
         do { return try CanonicalJSON.encode(value) } catch { throw RegistryError.internal() }
     }
