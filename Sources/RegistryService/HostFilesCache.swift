@@ -62,6 +62,18 @@ final class HostFilesCache: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// The releases last grouped by app, and the groups: a registry derived from the last one shares its
+    /// releases array when a write changed none (route writes), and then its groups too, which makes
+    /// comparing every host's releases O(1).
+    private let grouped = Mutex<(releases: [Release], byApp: [String: [Release]])>(([], [:]))
+
+    /// `releases` grouped by app, each group in their order.
+    func releasesByApp(_ releases: [Release]) -> [String: [Release]] {
+        if let kept = grouped.withLock({ $0.releases.isSameStorage(as: releases) ? $0.byApp : nil }) { return kept }
+        let byApp = Dictionary(grouping: releases, by: \.app)
+        grouped.withLock { $0 = (releases, byApp) }
+        return byApp
+    }
 
     /// The files of `host` in `registry`: remembered ones when the inputs are unchanged, else generated.
     /// `lint` holds the rule-list findings only when `withRuleLint` (see `Generator.hostFiles`): a route

@@ -95,14 +95,18 @@ extension RegistryService {
                             throw Replayed(outcome: first)
                         }
                         // The write lock is held: no other write can commit until this transaction ends.
-                        let before = snapshots.current.identity
+                        let current = snapshots.current
                         let observed = SnapshotBuilder.Observed(
-                            try store.audit.head(withTokenOf: before.generation, in: tx))
+                            try store.audit.head(withTokenOf: current.generation, in: tx))
                         let mutation = try body(tx)
                         let registry = try registryAfter(mutation.change, state: observed, in: tx)
                         let apps = mutation.apps ?? auditApps(name, after: registry)
+                        // The snapshot of exactly the state this transaction started from serves every file's
+                        // newest revision: the heads need no query (every revision comes with an audit entry).
+                        let served = current.generation > 0 && current.identity == observed.state
                         let regenerated = try regenerate(
-                            registry, cause: cause, ruleLint: ruleLint, lintOf: apps.map(Set.init), in: tx)
+                            registry, cause: cause, ruleLint: ruleLint, lintOf: apps.map(Set.init),
+                            served: served ? current.documents : nil, in: tx)
                         afterWrite = SnapshotBuilder.Reuse(
                             stateBefore: observed.state, writeToken: writeToken, registry: registry,
                             heads: regenerated.heads, appended: regenerated.appended)
@@ -216,11 +220,15 @@ extension RegistryService {
     /// reports what it can act on, not every other team's findings, which made each answer grow with the
     /// registry. Only those domains are rule-linted, and a revision records the live versions of its own
     /// domain's apps: a write to one app costs other apps' domains a comparison of their inputs, no more.
+    ///
+    /// `served`: the documents of a snapshot of the state the transaction started from, when there is one;
+    /// the heads of the files they hold are read from it, the others from the database.
     func regenerate(
-        _ registry: Registry, cause: String, ruleLint: Bool, lintOf apps: Set<String>?, in tx: Transaction
+        _ registry: Registry, cause: String, ruleLint: Bool, lintOf apps: Set<String>?,
+        served: [DocumentKey: ServedDocument]? = nil, in tx: Transaction
     ) throws -> Regenerated {
         let index = RegistryIndex(registry)
-        let releasesByApp = Dictionary(grouping: registry.releases, by: \.app)
+        let releasesByApp = hostFiles.releasesByApp(registry.releases)
         var files: [String: HostFiles] = [:]
         var reported: Set<String> = []
         for host in index.domains.keys {
@@ -234,7 +242,7 @@ extension RegistryService {
         hostFiles.retain(hosts: Set(files.keys))
         var result = Regenerated()
         let hosts = files.keys.sorted()
-        let heads = try store.revisions.heads(hosts: hosts, in: tx)
+        let heads = try heads(of: hosts, served: served, in: tx)
         for host in hosts {
             let file = files[host]!
             if reported.contains(host) { result.lint += file.lint }
@@ -261,6 +269,31 @@ extension RegistryService {
             }
         }
         return result
+    }
+}
+
+extension RegistryService {
+    /// The newest revision of each of `hosts`' files: from `served` where it holds both of a host's files,
+    /// from the database for the other hosts.
+    fileprivate func heads(
+        of hosts: [String], served: [DocumentKey: ServedDocument]?, in tx: Transaction
+    ) throws -> [DocumentKey: RevisionHead] {
+        guard let served else { return try store.revisions.heads(hosts: hosts, in: tx) }
+        var heads: [DocumentKey: RevisionHead] = [:]
+        var unknown: [String] = []
+        for host in hosts {
+            let keys = [DocumentKey(host: host, kind: .aasa), DocumentKey(host: host, kind: .assetlinks)]
+            guard keys.allSatisfy({ served[$0] != nil }) else {
+                unknown.append(host)
+                continue
+            }
+            for key in keys {
+                let document = served[key]!
+                heads[key] = RevisionHead(number: document.revision, etag: document.etag)
+            }
+        }
+        if !unknown.isEmpty { heads.merge(try store.revisions.heads(hosts: unknown, in: tx)) { $1 } }
+        return heads
     }
 }
 
