@@ -75,14 +75,14 @@ enum RuleEmission: Equatable {
     case omitted
 
     /// Decides emission for `routes` in order: an open rule appears while a live version handles it; any
-    /// other rule appears (as an exclusion) only when an emitted open rule follows it.
+    /// other rule appears (as an exclusion) only when an emitted open rule follows it. `live`: ascending.
     static func plan(_ routes: [Route], platform: Platform, live: [Version]) -> [RuleEmission] {
         var plan = [RuleEmission](repeating: .omitted, count: routes.count)
         var openFollows = false
         // Read in place: copying each `Route` out would retain and release all its fields.
         routes.withUnsafeBufferPointer { routes in
             for index in routes.indices.reversed() {
-                if routes[index].action == .open && live.contains(where: { routes[index].handles(platform, $0) }) {
+                if routes[index].handlesAny(platform, ofAscending: live) {
                     plan[index] = .open
                     openFollows = true
                 } else if openFollows {

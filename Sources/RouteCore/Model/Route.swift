@@ -39,6 +39,25 @@ public struct Route: Sendable, Hashable, Codable {
         action == .open && (platforms[platform]?.contains(version) ?? false)
     }
 
+    /// True when some version of `live` (ascending) handles the route: `contains { handles(platform, $0) }`
+    /// with the range and switch-offs looked up once and the first version in range found by bisection
+    /// (generating an app's AASA asks this of every route).
+    public func handlesAny(_ platform: Platform, ofAscending live: [Version]) -> Bool {
+        guard action == .open, let range = platforms[platform] else { return false }
+        var low = 0
+        var high = live.count
+        while low < high {
+            let middle = (low + high) / 2
+            if live[middle] < range.since { low = middle + 1 } else { high = middle }
+        }
+        let off = switchedOff[platform] ?? []
+        for version in live[low...] {
+            if let until = range.until, version >= until { return false }
+            if !off.contains(where: { $0.version == version }) { return true }
+        }
+        return false
+    }
+
     /// True when the route is switched off for exactly this version.
     public func isSwitchedOff(_ platform: Platform, _ version: Version) -> Bool {
         switchedOff[platform]?.contains { $0.version == version } ?? false

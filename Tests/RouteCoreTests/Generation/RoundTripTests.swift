@@ -59,3 +59,25 @@ import Testing
         }
     }
 }
+
+/// `Route.handlesAny` (bisection, one lookup of range and switch-offs) answers as asking `handles` of every
+/// live version does, for random routes, every platform and every ascending subset of the versions.
+@Suite struct HandlesAnyTests {
+    @Test(arguments: 0..<20)
+    func handlesAnyAgreesWithAskingEveryVersion(seed: Int) {
+        var random = RandomRegistry(seed: UInt64(seed) &* 2_654_435_761 &+ 5)
+        let versions = RandomRegistry.versions.sorted()
+        for id in 0..<50 {
+            let route = random.route(id)
+            for platform in [Platform.ios, .android] {
+                for mask in 0..<(1 << versions.count) {
+                    let live = versions.indices.filter { mask & (1 << $0) != 0 }.map { versions[$0] }
+                    #expect(
+                        route.handlesAny(platform, ofAscending: live)
+                            == live.contains { route.handles(platform, $0) },
+                        "seed \(seed) route \(route.id) \(platform) \(live)")
+                }
+            }
+        }
+    }
+}
