@@ -3,6 +3,7 @@ import HTTPServing
 import RegistryService
 import RouteCore
 import Synchronization
+import ThreadShards
 
 /// A version's canOpen table as a plain, cacheable file (`RegistryRoutes`: `GET /canopen/v1/{app}/…`)
 /// (ETag, 304, `Cache-Control`), so a CDN can answer the apps that revalidate on every launch.
@@ -10,13 +11,17 @@ import Synchronization
 /// The same table `CanOpen.GetTable` answers, byte for byte (its `table` member), with the same ETag, for
 /// the same versions: any version of a known app, live or not (a retired version still installed must get
 /// its kill switches). Documents are kept per snapshot within `byteBudget`; the 304 of a kept one costs a
-/// lookup and no table.
+/// lookup and no table. Each request thread also keeps the documents it served (`ThreadSharded`, the same
+/// objects, at most `perThread`), so a repeated GET takes its thread's lock and none another core takes.
 final class CanOpenTableDocuments: Sendable {
     private struct Cache {
         var stamp: UInt64 = 0
         var documents: [ReleaseKey: StaticDocument] = [:]
         var bytes = 0
     }
+
+    /// The most documents one thread keeps (beyond it its table starts over; the shared one still holds them).
+    static let perThread = 1024
 
     /// The most table bytes kept as prebuilt responses at once (beyond it the table cache still spares the
     /// generation; only the response is rebuilt).
@@ -25,6 +30,7 @@ final class CanOpenTableDocuments: Sendable {
     private let service: RegistryService
     private let cacheControl: String
     private let cache = Mutex(Cache())
+    private let threads = ThreadSharded { Cache() }
 
     init(service: RegistryService, cacheControl: String) {
         self.service = service
@@ -39,7 +45,11 @@ final class CanOpenTableDocuments: Sendable {
         case .failure(let failure): return failure.lookup
         }
         let stamp = service.snapshots.installCount
-        if let kept = cache.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) { return .document(kept) }
+        if let kept = threads.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) { return .document(kept) }
+        if let kept = cache.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) {
+            keepOnThread(kept, key, stamp)
+            return .document(kept)
+        }
         let file: GeneratedFile?
         do { file = try service.snapshot.canOpenTables.file(key) } catch {
             // What GetTable would answer as an error (a table over the size limit, say): the same text.
@@ -58,7 +68,18 @@ final class CanOpenTableDocuments: Sendable {
             }
             if cache.documents.updateValue(document, forKey: key) == nil { cache.bytes += file.bytes.count }
         }
+        keepOnThread(document, key, stamp)
         return .document(document)
+    }
+
+    private func keepOnThread(_ document: StaticDocument, _ key: ReleaseKey, _ stamp: UInt64) {
+        threads.withLock { kept in
+            // A reader holding an older stamp must not reset the table of a newer snapshot.
+            if stamp > kept.stamp || kept.documents.count >= Self.perThread {
+                kept = Cache(stamp: max(stamp, kept.stamp))
+            }
+            if stamp == kept.stamp { kept.documents[key] = document }
+        }
     }
 
     struct PathError: Error {

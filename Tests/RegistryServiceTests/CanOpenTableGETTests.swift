@@ -75,6 +75,24 @@ import Testing
         #expect(current.statusCode == 304)
     }
 
+    /// Past the documents one request thread keeps, its table starts over: every version still gets its
+    /// own table, the ones asked before the overflow included.
+    @Test func moreVersionsThanAThreadKeepsStillGetTheirOwnTables() async throws {
+        let server = try TestRegistryServer(suite: "table_get_many")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        for patch in 0..<(2 * 1_024 + 50) {  // past the bound even if two threads share the GETs
+            let (_, response) = try await server.get("/canopen/v1/badoo/ios/5.\(patch % 20).\(patch).json")
+            #expect(response.statusCode == 200)
+        }
+        for version in ["5.0.0", "5.11.11", "5.17.2097", "4.0"] {
+            let expected = try await Self.rpcTable(server, version: version)
+            let (data, response) = try await server.get("/canopen/v1/badoo/ios/\(version).json")
+            #expect(response.value(forHTTPHeaderField: "ETag") == expected.etag, "\(version)")
+            #expect(try Self.body(data) == expected.table, "\(version)")
+        }
+    }
+
     @Test func malformedPathsGetAClearError() async throws {
         let server = try TestRegistryServer(suite: "table_get_errors")
         defer { server.shutdown() }
