@@ -293,6 +293,11 @@ extension RegistryService {
             }
         }
         if !unknown.isEmpty { heads.merge(try store.revisions.heads(hosts: unknown, in: tx)) { $1 } }
+        #if DEBUG
+            // Debug builds (the tests) prove the snapshot's heads against the database's on every write.
+            let stored = try store.revisions.heads(hosts: hosts, in: tx)
+            assert(heads == stored, "the snapshot's revision heads differ from the database's")
+        #endif
         return heads
     }
 }
