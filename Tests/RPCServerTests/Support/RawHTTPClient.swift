@@ -22,7 +22,10 @@ final class RawHTTPClient {
     /// Connects to `host` (a numeric IPv4 or IPv6 address) on `port`.
     init(port: UInt16, host: String = "127.0.0.1") throws {
         let isIPv6 = host.contains(":")
-        fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A local descriptor, stored only once connected: were `fd` set before a throw, the deinitializer
+        // would close it a second time, and by then the number may be another thread's socket (a server's
+        // connection, which libmicrohttpd then fails to close and aborts).
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -53,6 +56,7 @@ final class RawHTTPClient {
             close(fd)
             throw Failure(description: "connect: \(reason)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

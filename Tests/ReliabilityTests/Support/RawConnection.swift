@@ -11,7 +11,10 @@ final class RawConnection {
 
     /// Connects; `receiveTimeout` bounds every read.
     init(port: UInt16, receiveTimeout: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A local descriptor, stored only once connected: were `fd` set before a throw, the deinitializer
+        // would close it a second time, and by then the number may be another thread's socket (a server's
+        // connection, which libmicrohttpd then fails to close and aborts).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ReliabilityError("socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -29,6 +32,7 @@ final class RawConnection {
             close(fd)
             throw ReliabilityError("connect: \(reason)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }
