@@ -47,10 +47,15 @@ private struct JSONBuffer {
 
     mutating func field(_ name: StaticString, _ values: [String], _ first: inout Bool) {
         key(name, &first)
+        array(values) { $0.string($1) }
+    }
+
+    /// `[…]` of `items`, each written by `write`.
+    mutating func array<Item>(_ items: [Item], _ write: (inout Self, Item) throws -> Void) rethrows {
         bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
+        for (index, item) in items.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(value)
+            try write(&self, item)
         }
         bytes.append(UInt8(ascii: "]"))
     }
@@ -111,12 +116,7 @@ private struct JSONBuffer {
             close()
         }
         key("details", &first)
-        bytes.append(UInt8(ascii: "["))
-        for (index, detail) in links.details.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            try self.detail(detail)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        try array(links.details) { try $0.detail($1) }
         if let variables = links.substitutionVariables {
             try field(encoding: "substitutionVariables", variables, &first)
         }
@@ -130,12 +130,7 @@ private struct JSONBuffer {
         if let appIDs = detail.appIDs { field("appIDs", appIDs, &first) }
         if let components = detail.components {
             key("components", &first)
-            bytes.append(UInt8(ascii: "["))
-            for (index, component) in components.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                try self.component(component)
-            }
-            bytes.append(UInt8(ascii: "]"))
+            try array(components) { try $0.component($1) }
         }
         if let paths = detail.paths { field("paths", paths, &first) }
         close()
