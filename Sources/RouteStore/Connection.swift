@@ -1,8 +1,8 @@
 import CLibPQ
 import Foundation
 
-/// One libpq connection. It has one owner at a time: the pool hands it to one thread, which returns it
-/// when done, so the handle is never used concurrently.
+/// One libpq connection. It has one owner at a time: the thread that opens it, then the one the pool hands
+/// it to, which returns it when done, so the handle is never used concurrently.
 ///
 /// Every `PGresult` is copied into `SQLRows` and freed before a call returns; `deinit` calls `PQfinish`.
 ///
@@ -65,8 +65,9 @@ public final class Connection {
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         // Fixed output formats, so SQLRow can parse timestamps and bytea whatever the server's defaults. The
         // setup gets at least 2 s even when connecting used up the caller's deadline (a hung first host of a
-        // multi-host URL takes connect_timeout): the caller fails, but the pool keeps a working connection
-        // for the next one instead of throwing it away, which after a failover would make every write fail.
+        // multi-host URL takes connect_timeout): the pool's caller has failed at its deadline meanwhile (the
+        // pool connects on a thread of its own), and the pool keeps the working connection for the next one
+        // instead of throwing it away, which after a failover would make every write fail.
         let callerDeadline = self.deadline
         self.deadline = max(callerDeadline ?? .now, .now + .seconds(2))
         try execute(script: "SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO, MDY'; SET bytea_output TO 'hex'")

@@ -5,7 +5,8 @@ import Foundation
 /// Requests run on libmicrohttpd's worker threads, not on Swift's cooperative pool, so every method blocks
 /// the calling thread. At most `poolSize` connections exist; a caller waits for a free one up to
 /// `acquireTimeout`, then gets `.poolTimeout` (UNAVAILABLE). Broken connections are dropped and replaced on
-/// the next use, so the pool recovers by itself after the server restarts.
+/// the next use, so the pool recovers by itself after the server restarts. A new connection is opened on a
+/// thread of its own, so its caller never waits for it past the caller's deadline.
 public final class Database: @unchecked Sendable {
     // @unchecked: all mutable state (`idle`, `open`, `closed`) is only touched with `condition` locked.
 
@@ -19,7 +20,8 @@ public final class Database: @unchecked Sendable {
         public var acquireTimeout: Duration
         /// How many times a transaction is rerun after a serialization failure or deadlock.
         public var transactionRetries: Int
-        /// libpq's `connect_timeout`, per host of a multi-host URL.
+        /// libpq's `connect_timeout`, per host of a multi-host URL (lowered to the caller's remaining time,
+        /// but never below libpq's floor of 2 s).
         public var connectTimeoutSeconds: Int
         /// The deadline of work whose caller gave none: every wait on the database has one.
         public var defaultTimeout: Duration
@@ -58,7 +60,8 @@ public final class Database: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Closes idle connections and refuses new work; connections in use close when returned.
+    /// Closes idle connections and refuses new work; connections in use close when returned, and those being
+    /// opened once made.
     public func close() {
         condition.lock()
         closed = true
@@ -115,28 +118,60 @@ public final class Database: @unchecked Sendable {
                 continue
             }
             if open < configuration.poolSize {
+                let remaining = Int(ContinuousClock.now.duration(to: deadline).seconds.rounded(.up))
+                guard remaining > 0 else {
+                    condition.unlock()
+                    throw StoreError(.deadlineExceeded, detail: "deadline passed before connecting")
+                }
                 open += 1
                 condition.unlock()
-                do {
-                    let remaining = Int(ContinuousClock.now.duration(to: deadline).seconds.rounded(.up))
-                    guard remaining > 0 else {
-                        throw StoreError(.deadlineExceeded, detail: "deadline passed before connecting")
-                    }
-                    return try Connection(
-                        url: configuration.url,
-                        connectTimeoutSeconds: min(configuration.connectTimeoutSeconds, remaining), deadline: deadline)
-                } catch {
-                    condition.lock()
-                    open -= 1
-                    condition.signal()
-                    condition.unlock()
-                    throw error
-                }
+                return try connect(
+                    connectTimeoutSeconds: min(configuration.connectTimeoutSeconds, remaining), deadline: deadline)
             }
             if !condition.wait(until: wakeAt) {
                 condition.unlock()
                 throw StoreError(.poolTimeout, detail: "no connection free within \(configuration.acquireTimeout)")
             }
+        }
+    }
+
+    /// Opens a connection already counted in `open`, on a thread of its own, and waits for it until `deadline`.
+    ///
+    /// libpq applies `connect_timeout` to each host of a multi-host URL (2 s at least), so behind a hung first
+    /// host connecting outlasts a short deadline. The caller then fails at its deadline, and the connection,
+    /// once made, joins the pool for the next caller: after a failover, a caller that threw it away would
+    /// leave the next one to spend its own deadline on the hung host, and every write would fail.
+    private func connect(connectTimeoutSeconds: Int, deadline: ContinuousClock.Instant) throws -> Connection {
+        let attempt = ConnectAttempt()
+        let url = configuration.url
+        let thread = Thread { [self] in
+            let outcome = Result {
+                try Connection(url: url, connectTimeoutSeconds: connectTimeoutSeconds, deadline: deadline)
+            }
+            if attempt.hand(outcome) { return }
+            condition.lock()
+            if case .success(let connection) = outcome, !closed {
+                idle.append(connection)
+            } else {
+                open -= 1
+            }
+            condition.signal()
+            condition.unlock()
+            // A connection made after `close` closes (PQfinish) as `outcome` goes, outside the lock.
+        }
+        thread.name = "routereg-connect"
+        thread.start()
+        switch attempt.wait(until: deadline) {
+        case .success(let connection)?:
+            return connection
+        case .failure(let error)?:
+            condition.lock()
+            open -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        case nil:
+            throw StoreError(.deadlineExceeded, detail: "not connected before the deadline; connecting goes on")
         }
     }
 
@@ -173,6 +208,39 @@ public final class Database: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         _ = stale  // PQfinish runs as the last references go, outside the lock.
+    }
+}
+
+/// A connection being opened for a caller that waits for it until its deadline.
+///
+/// The connection has one owner at a time: the connecting thread until `hand` gives it to the caller; when
+/// the caller gave up, the connecting thread keeps it and puts it in the pool.
+private final class ConnectAttempt: @unchecked Sendable {
+    // @unchecked: `outcome` and `abandoned` are only touched with `condition` locked, and `outcome` is taken
+    // out once, so the connection in it passes from the connecting thread to the caller, never shared.
+    private let condition = NSCondition()
+    private var outcome: Result<Connection, any Error>?
+    private var abandoned = false
+
+    /// Gives `outcome` to the waiting caller; false when the caller gave up, and `outcome` stays with the
+    /// connecting thread.
+    func hand(_ outcome: Result<Connection, any Error>) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !abandoned else { return false }
+        self.outcome = outcome
+        condition.signal()
+        return true
+    }
+
+    /// The outcome, or nil when `deadline` came first: then the attempt is abandoned to the connecting thread.
+    func wait(until deadline: ContinuousClock.Instant) -> Result<Connection, any Error>? {
+        let wakeAt = Date().addingTimeInterval(max(0, ContinuousClock.now.duration(to: deadline).seconds))
+        condition.lock()
+        defer { condition.unlock() }
+        while outcome == nil && condition.wait(until: wakeAt) {}
+        abandoned = outcome == nil
+        return outcome.take()
     }
 }
 
