@@ -1,8 +1,9 @@
 import CLibPQ
 import Foundation
 
-/// One libpq connection. It has one owner at a time: the thread that opens it, then the one the pool hands
-/// it to, which returns it when done, so the handle is never used concurrently.
+/// One libpq connection. It has one owner at a time: the thread that opens it, then the one it is handed to
+/// (a pool's caller, which returns it when done, or a session lock's owner), so the handle is never used
+/// concurrently.
 ///
 /// Every `PGresult` is copied into `SQLRows` and freed before a call returns; `deinit` calls `PQfinish`.
 ///

@@ -135,20 +135,17 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    /// Opens a connection already counted in `open`, on a thread of its own, and waits for it until `deadline`.
+    /// Opens a connection already counted in `open` on a thread of its own (a `ConnectAttempt`), and waits for
+    /// it until `deadline`.
     ///
     /// libpq applies `connect_timeout` to each host of a multi-host URL (2 s at least), so behind a hung first
     /// host connecting outlasts a short deadline. The caller then fails at its deadline, and the connection,
     /// once made, joins the pool for the next caller: after a failover, a caller that threw it away would
     /// leave the next one to spend its own deadline on the hung host, and every write would fail.
     private func connect(connectTimeoutSeconds: Int, deadline: ContinuousClock.Instant) throws -> Connection {
-        let attempt = ConnectAttempt()
-        let url = configuration.url
-        let thread = Thread { [self] in
-            let outcome = Result {
-                try Connection(url: url, connectTimeoutSeconds: connectTimeoutSeconds, deadline: deadline)
-            }
-            if attempt.hand(outcome) { return }
+        let attempt = ConnectAttempt(
+            url: configuration.url, connectTimeoutSeconds: connectTimeoutSeconds, deadline: deadline
+        ) { [self] outcome in
             condition.lock()
             if case .success(let connection) = outcome, !closed {
                 idle.append(connection)
@@ -159,8 +156,6 @@ public final class Database: @unchecked Sendable {
             condition.unlock()
             // A connection made after `close` closes (PQfinish) as `outcome` goes, outside the lock.
         }
-        thread.name = "routereg-connect"
-        thread.start()
         switch attempt.wait(until: deadline) {
         case .success(let connection)?:
             return connection
@@ -208,39 +203,6 @@ public final class Database: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         _ = stale  // PQfinish runs as the last references go, outside the lock.
-    }
-}
-
-/// A connection being opened for a caller that waits for it until its deadline.
-///
-/// The connection has one owner at a time: the connecting thread until `hand` gives it to the caller; when
-/// the caller gave up, the connecting thread keeps it and puts it in the pool.
-private final class ConnectAttempt: @unchecked Sendable {
-    // @unchecked: `outcome` and `abandoned` are only touched with `condition` locked, and `outcome` is taken
-    // out once, so the connection in it passes from the connecting thread to the caller, never shared.
-    private let condition = NSCondition()
-    private var outcome: Result<Connection, any Error>?
-    private var abandoned = false
-
-    /// Gives `outcome` to the waiting caller; false when the caller gave up, and `outcome` stays with the
-    /// connecting thread.
-    func hand(_ outcome: Result<Connection, any Error>) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !abandoned else { return false }
-        self.outcome = outcome
-        condition.signal()
-        return true
-    }
-
-    /// The outcome, or nil when `deadline` came first: then the attempt is abandoned to the connecting thread.
-    func wait(until deadline: ContinuousClock.Instant) -> Result<Connection, any Error>? {
-        let wakeAt = Date().addingTimeInterval(max(0, ContinuousClock.now.duration(to: deadline).seconds))
-        condition.lock()
-        defer { condition.unlock() }
-        while outcome == nil && condition.wait(until: wakeAt) {}
-        abandoned = outcome == nil
-        return outcome.take()
     }
 }
 

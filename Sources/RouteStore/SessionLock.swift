@@ -19,11 +19,30 @@ public final class SessionLock {
     /// Whether this lock is held (as far as the last call knew).
     public var isHeld: Bool { connection != nil }
 
-    /// Takes the lock if it is free; true when held afterwards. Throws when the database cannot be reached.
+    /// Takes the lock if it is free; true when held afterwards. Throws when the database cannot be reached in
+    /// time: `.deadlineExceeded` when `deadline` passes first.
+    ///
+    /// The connection is opened on a thread of its own (a `ConnectAttempt`), so a hung first host of a
+    /// multi-host URL, where libpq waits `connect_timeout` per host, never keeps the caller past `deadline`.
+    /// `connect_timeout` is the seconds left rounded down (2 s at least, libpq's floor), so with a deadline of
+    /// a few seconds (the delivery watch gives 5 s) one hung host still leaves the next one time to answer. A
+    /// connection made after the caller gave up is closed: it took no lock, and the next attempt connects
+    /// afresh.
     public func tryAcquire(deadline: ContinuousClock.Instant) throws -> Bool {
         if connection != nil { return true }
-        let seconds = max(1, Int(ContinuousClock.now.duration(to: deadline).components.seconds))
-        let candidate = try Connection(url: url, connectTimeoutSeconds: seconds, deadline: deadline)
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else {
+            throw StoreError(.deadlineExceeded, detail: "deadline passed before connecting")
+        }
+        let attempt = ConnectAttempt(
+            url: url, connectTimeoutSeconds: max(1, Int(remaining.components.seconds)), deadline: deadline
+        ) { _ in
+            // Made too late, or failed: a lock's connection serves no one else, and closes as the outcome goes.
+        }
+        guard let outcome = attempt.wait(until: deadline) else {
+            throw StoreError(.deadlineExceeded, detail: "not connected before the deadline")
+        }
+        let candidate = try outcome.get()
         let rows = try candidate.query("SELECT pg_try_advisory_lock(\(key)) AS held")
         guard try rows.first?.bool("held") == true else { return false }
         connection = candidate

@@ -40,6 +40,16 @@ func runConcurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int
     return results.values
 }
 
+/// Whether `condition` holds within `timeout`, checked every 10 ms.
+func eventually(within timeout: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while try !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        usleep(10_000)
+    }
+    return true
+}
+
 /// Results written by several threads, one slot each.
 private final class ResultSlots<T: Sendable>: @unchecked Sendable {
     // @unchecked: every access holds `lock`.

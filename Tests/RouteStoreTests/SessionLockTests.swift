@@ -1,0 +1,127 @@
+import Foundation
+import RouteStore
+import Testing
+
+/// The session advisory lock (the delivery watch's observer lock): taken on a connection of its own against the
+/// test database, and never waited for past its deadline, even behind a hung host (a SIGSTOPped primary first
+/// in a failover URL), where libpq waits connect_timeout (2 s at least) per host.
+@Suite("SessionLock: a lock on a connection of its own, never waited for past the deadline")
+struct SessionLockTests {
+    let fixture: StoreTestDatabase
+    let hung: HungListener
+    static let key: Int64 = 0x6c6f_636b  // "lock"
+
+    init() throws {
+        fixture = try StoreTestDatabase(suite: "session-lock", migrate: false, poolSize: 1)
+        hung = try HungListener()
+    }
+
+    @Test func theLockIsTakenWhenFreeAndNotWhileAnotherSessionHoldsIt() throws {
+        let first = SessionLock(url: fixture.url, key: Self.key)
+        let second = SessionLock(url: fixture.url, key: Self.key)
+        #expect(try first.tryAcquire(deadline: .now + .seconds(5)))
+        #expect(first.isHeld)
+        #expect(try first.tryAcquire(deadline: .now + .seconds(5)))
+        #expect(try heldLocks() == 1)
+        #expect(try second.tryAcquire(deadline: .now + .seconds(5)) == false)
+        #expect(!second.isHeld)
+        #expect(first.confirm(deadline: .now + .seconds(5)))
+        first.release(deadline: .now + .seconds(2))
+        #expect(!first.isHeld)
+        #expect(try second.tryAcquire(deadline: .now + .seconds(5)))
+        second.release(deadline: .now + .seconds(2))
+        #expect(try eventually { try heldLocks() == 0 })
+    }
+
+    @Test func aDeadlineAlreadyPassedThrowsWithoutConnecting() throws {
+        let lock = SessionLock(url: "postgresql://routereg@127.0.0.1:\(hung.port)/nowhere", key: Self.key)
+        let started = ContinuousClock.now
+        let error = try #require(throws: StoreError.self) { try lock.tryAcquire(deadline: started) }
+        #expect(error.code == .deadlineExceeded)
+        // Before: a connect with connect_timeout's floor, 2 s.
+        #expect(started.duration(to: .now) < .milliseconds(500), "\(started.duration(to: .now))")
+        usleep(200_000)
+        #expect(hung.takeConnections() == 0)
+    }
+
+    @Test func hungHostsFailTheCallerAtItsDeadline() throws {
+        // The hung host twice: the connect takes connect_timeout (2 s) for each.
+        let lock = SessionLock(
+            url: "postgresql://routereg@127.0.0.1:\(hung.port),127.0.0.1:\(hung.port)/nowhere", key: Self.key)
+        let started = ContinuousClock.now
+        let error = try #require(throws: StoreError.self) { try lock.tryAcquire(deadline: started + .seconds(1)) }
+        let waited = started.duration(to: .now)
+        #expect(error.code == .deadlineExceeded)
+        // Before: 2 s per host, 4 s, then .connectionFailed.
+        #expect(waited > .milliseconds(900) && waited < .milliseconds(2500), "\(waited)")
+        #expect(!lock.isHeld)
+        // The connect goes on without the caller and tries the second host at connect_timeout (2 s), then ends
+        // (4 s). The listener's queue is read only then: closing a connection libpq is still starting up on
+        // would end the attempt instead of sending it on to the next host.
+        while ContinuousClock.now < started + .milliseconds(4500) { usleep(10_000) }
+        var connections = 0
+        let bothHostsTried = eventually {
+            connections += hung.takeConnections()
+            return connections == 2
+        }
+        #expect(bothHostsTried, "\(connections)")
+    }
+
+    @Test(.enabled(if: HungListener.testURLIsAURI, "needs a URI to put the hung host in"))
+    func aConnectionMadeAfterTheDeadlineIsClosedAndHoldsNoLock() throws {
+        let name = "session-lock-late-\(UInt32.random(in: 0...UInt32.max))"
+        let url = try hung.first(in: hung.first(in: fixture.url)) + "?application_name=\(name)"
+        let lock = SessionLock(url: url, key: Self.key)
+        let started = ContinuousClock.now
+        let error = try #require(throws: StoreError.self) { try lock.tryAcquire(deadline: started + .seconds(1)) }
+        let waited = started.duration(to: .now)
+        #expect(error.code == .deadlineExceeded)
+        // Before: 2 s on each hung host, then the test database, 4 s.
+        #expect(waited > .milliseconds(900) && waited < .milliseconds(2500), "\(waited)")
+        #expect(!lock.isHeld)
+        // The connection is made behind the hung hosts at about 4 s and closed at once: past that, no session
+        // of it is left, no lock is held, and another session takes the lock.
+        while ContinuousClock.now < started + .milliseconds(4500) { usleep(10_000) }
+        #expect(try eventually { try sessions(named: name) == 0 })
+        #expect(try heldLocks() == 0)
+        let other = SessionLock(url: fixture.url, key: Self.key)
+        #expect(try other.tryAcquire(deadline: .now + .seconds(5)))
+        other.release(deadline: .now + .seconds(2))
+    }
+
+    @Test(.enabled(if: HungListener.testURLIsAURI, "needs a URI to put the hung host in"))
+    func behindOneHungHostTheWatchsDeadlineStillTakesTheLock() throws {
+        // The delivery watch gives tryAcquire 5 s: connect_timeout stays below that (4 s), so the next host
+        // is reached in time.
+        let lock = SessionLock(url: try hung.first(in: fixture.url), key: Self.key)
+        let started = ContinuousClock.now
+        #expect(try lock.tryAcquire(deadline: started + .seconds(5)))
+        let waited = started.duration(to: .now)
+        #expect(waited > .milliseconds(1900) && waited < .seconds(5), "\(waited)")
+        #expect(try heldLocks() == 1)
+        lock.release(deadline: .now + .seconds(2))
+        #expect(hung.takeConnections() == 1)
+    }
+
+    /// Advisory locks on `key` granted in the test database.
+    private func heldLocks() throws -> Int {
+        try fixture.database.withConnection(deadline: .now + .seconds(5)) {
+            // A bigint key is classid (high 32 bits), objid (low 32 bits), objsubid 1.
+            try $0.query(
+                """
+                SELECT count(*) AS held FROM pg_locks
+                WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND classid = 0 AND objid = \(String(Self.key))
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """
+            )[0].int("held")
+        }
+    }
+
+    /// Sessions of the server whose application_name is `name`.
+    private func sessions(named name: String) throws -> Int {
+        try fixture.database.withConnection(deadline: .now + .seconds(5)) {
+            try $0.query("SELECT count(*) AS sessions FROM pg_stat_activity WHERE application_name = \(name)")[0]
+                .int("sessions")
+        }
+    }
+}
