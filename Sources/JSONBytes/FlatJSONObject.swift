@@ -72,11 +72,7 @@ public enum FlatJSONObject {
             guard bytes[i] == UInt8(ascii: "}") else { return nil }
             break
         }
-        var result: [String] = []
-        for value in values {
-            guard let value else { return nil }
-            result.append(value)
-        }
-        return result
+        guard !values.contains(where: { $0 == nil }) else { return nil }
+        return values.map { $0! }
     }
 }

@@ -134,9 +134,11 @@ public final class JSONRPCDispatcher: Sendable {
     public func handle(_ body: [UInt8], transport: RPCTransport) -> RPCReply {
         let semaphore = DispatchSemaphore(value: 0)
         let box = ReplyBox()
-        let dispatched = dispatch(body: body, transport: transport) { reply in
-            box.set(reply)
-            semaphore.signal()
+        let dispatched = dispatch(body: body, transport: transport) {
+            { reply in
+                box.set(reply)
+                semaphore.signal()
+            }
         }
         switch dispatched.outcome {
         case .reply(let reply): return reply
@@ -153,12 +155,14 @@ public final class JSONRPCDispatcher: Sendable {
         var names: [String]
     }
 
-    /// Parses and runs a body. `later` receives the reply of a pending request (exactly once).
+    /// Parses and runs a body. `later` makes the receiver of a pending request's reply (called exactly once);
+    /// it is called only when the request does not answer now, so a call answered on the caller's thread
+    /// builds no closure and starts no deferral.
     ///
     /// Where the calls run is decided once, here: a request that calls a method that may wait on the
     /// database runs on `offload` as a whole (its connection waits), anything else on the caller's thread.
     public func dispatch(
-        body: [UInt8], transport: RPCTransport, later: @escaping @Sendable (RPCReply) -> Void
+        body: [UInt8], transport: RPCTransport, later: () -> @Sendable (RPCReply) -> Void
     ) -> Dispatched {
         let envelope: Envelope
         switch read(body) {
@@ -168,8 +172,11 @@ public final class JSONRPCDispatcher: Sendable {
         case .success(let read): envelope = read
         }
         if let offload, envelope.names.contains(where: { methods[$0]?.waitsOnDatabase == true }) {
+            let later = later()
             offload.async { [self] in
-                if case .reply(let reply) = run(envelope, transport: transport, later: later).outcome { later(reply) }
+                if case .reply(let reply) = run(envelope, transport: transport, later: { later }).outcome {
+                    later(reply)
+                }
             }
             let codec = codec
             return Dispatched(
@@ -237,10 +244,12 @@ public final class JSONRPCDispatcher: Sendable {
     }
 
     private func run(
-        _ envelope: Envelope, transport: RPCTransport, later: @escaping @Sendable (RPCReply) -> Void
+        _ envelope: Envelope, transport: RPCTransport, later: () -> @Sendable (RPCReply) -> Void
     ) -> Dispatched {
         var session = CallSession(transport: transport)
-        if !envelope.isBatch { return single(envelope.calls[0], session: &session, later: later) }
+        if !envelope.isBatch {
+            return single(envelope.calls[0], names: envelope.names, session: &session, later: later)
+        }
         var responses: [[UInt8]] = []
         var budget = limits.maxBatchResponseBytes
         for parsed in envelope.calls {
@@ -261,19 +270,20 @@ public final class JSONRPCDispatcher: Sendable {
         return Dispatched(outcome: .reply(limited(reply, session)), methods: envelope.names)
     }
 
+    /// `names`: the envelope's, the method of the call when it is one.
     private func single(
-        _ parsed: JSONRPCCall.Parsed, session: inout CallSession, later: @escaping @Sendable (RPCReply) -> Void
+        _ parsed: JSONRPCCall.Parsed, names: [String], session: inout CallSession,
+        later: () -> @Sendable (RPCReply) -> Void
     ) -> Dispatched {
         guard case .call(let call) = parsed, let method = methods[call.method], method.isDeferred, call.id != nil
         else {
-            let names: [String]
-            if case .call(let call) = parsed { names = [call.method] } else { names = [] }
             let response = run(parsed, session: &session, inBatch: false)
             return Dispatched(
                 outcome: .reply(limited(response.map { .json($0) } ?? .noContent, session)), methods: names)
         }
+        let later = later()
         let cancel = startDeferred(call, method: method, session: &session) { response in later(.json(response)) }
-        return Dispatched(outcome: .pending(cancel: cancel), methods: [call.method])
+        return Dispatched(outcome: .pending(cancel: cancel), methods: names)
     }
 
     /// The reply as 429 when the request's failed sign-in was refused by the limit.

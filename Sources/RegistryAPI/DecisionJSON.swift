@@ -10,8 +10,9 @@ enum DecisionJSON {
     static let encoder = RPCResultEncoder<Decision>(encode)
 
     static func encode(_ decision: Decision) throws -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + (decision.fallbackUrl?.utf8.count ?? 0))
+        bytes.append(UInt8(ascii: "{"))
         try member("decision", decision.decision.rawValue, to: &bytes)
         if let url = decision.fallbackUrl { try member("fallbackUrl", url, to: &bytes) }
         if let reason = decision.reason { try member("reason", reason.rawValue, to: &bytes) }

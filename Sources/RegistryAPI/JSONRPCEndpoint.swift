@@ -15,7 +15,7 @@ public struct JSONRPCEndpoint: Sendable {
     public static let middleware: [any HTTPMiddleware] = [DeadlineMiddleware(), BearerCredentials()]
 
     public func respond(_ request: HTTPRequest) -> HTTPAnswer {
-        guard Self.isJSON(request.header("Content-Type")) else {
+        guard request.header("Content-Type", satisfies: Self.isJSON) else {
             return .respond(.text(415, "Content-Type must be application/json\n"))
         }
         let requestID = request.requestID
@@ -26,9 +26,11 @@ public struct JSONRPCEndpoint: Sendable {
                     code: 3, status: "INVALID_ARGUMENT", message: "\($0.header): \($0.description)",
                     fieldViolations: [RPCFieldViolation(field: $0.header, description: $0.description)])
             }, host: request.host, userAgent: request.header("User-Agent"), remoteAddress: request.clientAddress)
-        let deliver = request.deferral()
-        let dispatched = dispatcher.dispatch(body: request.takeBody(), transport: transport) { reply in
-            deliver(Self.response(reply, requestID: requestID))
+        // The deferral starts only for a request that does not answer now (a long poll, a call run on the
+        // offload queue): it costs a closure and the request's lock.
+        let dispatched = dispatcher.dispatch(body: request.takeBody(), transport: transport) {
+            let deliver = request.deferral()
+            return { reply in deliver(Self.response(reply, requestID: requestID)) }
         }
         request.logMethods = dispatched.methods
         switch dispatched.outcome {
@@ -49,6 +51,12 @@ public struct JSONRPCEndpoint: Sendable {
                 status: 429, body: bytes, contentType: "application/json",
                 headers: [("X-Request-Id", requestID), ("Retry-After", String(seconds))])
         }
+    }
+
+    /// `application/json`, with any parameters (`; charset=utf-8`), case-insensitive.
+    static func isJSON(_ contentType: UnsafeBufferPointer<UInt8>) -> Bool {
+        if contentType.elementsEqual("application/json".utf8) { return true }
+        return isJSON(String(decoding: contentType, as: UTF8.self))
     }
 
     /// `application/json`, with any parameters (`; charset=utf-8`), case-insensitive.

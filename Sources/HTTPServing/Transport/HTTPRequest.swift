@@ -84,11 +84,27 @@ public final class HTTPRequest: @unchecked Sendable {
 
     /// A request header's value, or nil.
     public func header(_ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+        // `withCString`, not the implicit conversion: for a short name (every header name) that one copies the
+        // string into a new array per call, this one onto the stack.
+        name.withCString { MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }.map { String(cString: $0) }
+    }
+
+    /// Whether a request header is present and its value (as libmicrohttpd keeps it) satisfies `test`, read in
+    /// place: for checks on every request, which need no `String` of the value.
+    public func header(_ name: String, satisfies test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard let value = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) else {
+            return false
+        }
+        let count = strlen(value)
+        return value.withMemoryRebound(to: UInt8.self, capacity: count) {
+            test(UnsafeBufferPointer(start: $0, count: count))
+        }
     }
 
     /// Whether a header's raw value holds a NUL (which C strings would cut silently).
-    public func headerHoldsNUL(_ name: String) -> Bool { routereg_mhd_header_has_nul(connection, name) != 0 }
+    public func headerHoldsNUL(_ name: String) -> Bool {
+        name.withCString { routereg_mhd_header_has_nul(connection, $0) } != 0
+    }
 
     /// The normalized `Host`: lower case, no port, no trailing dot (`HostName.normalize`).
     public var host: String {

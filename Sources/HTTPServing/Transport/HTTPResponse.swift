@@ -60,15 +60,23 @@ public struct HTTPResponse: Sendable {
                 raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let created else { return nil }
-        if let contentType, MHD_add_response_header(created, "Content-Type", contentType) != MHD_Result.YES {
+        if let contentType, !add("Content-Type", contentType, to: created) {
             MHD_destroy_response(created)
             return nil
         }
-        for (name, value) in headers where MHD_add_response_header(created, name, value) != MHD_Result.YES {
+        for (name, value) in headers where !add(name, value, to: created) {
             MHD_destroy_response(created)
             return nil
         }
         return created
+    }
+
+    /// `MHD_add_response_header` through `withCString`: the implicit conversion would copy each short string
+    /// (most names and values) into a new array per call, this copies it onto the stack.
+    private static func add(_ name: String, _ value: String, to response: OpaquePointer) -> Bool {
+        name.withCString { name in
+            value.withCString { MHD_add_response_header(response, name, $0) == MHD_Result.YES }
+        }
     }
 }
 
