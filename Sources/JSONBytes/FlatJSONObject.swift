@@ -5,14 +5,18 @@
 /// gives nil. Those three are decoded, because ETags are quoted: every `ifNoneMatch` holds `\"`.
 public enum FlatJSONObject {
     /// The values of the members named `keys` (UTF-8), in that order, when the object in `bytes` has
-    /// exactly those members, each a plain string; nil otherwise.
+    /// exactly those members, each a plain string; nil otherwise (and for more than 64 keys).
     public static func strings(_ slice: ArraySlice<UInt8>, keys: [[UInt8]]) -> [String]? {
         // Read through a buffer pointer: the slice's bounds checks cost more than the reading itself.
         slice.withUnsafeBufferPointer { strings($0, keys: keys) }
     }
 
     private static func strings(_ bytes: UnsafeBufferPointer<UInt8>, keys: [[UInt8]]) -> [String]? {
-        var values = [String?](repeating: nil, count: keys.count)
+        // Filled in place, slot by slot, with a bit per slot seen: an array of optionals would cost a runtime
+        // metadata lookup per call (its storage type is not prespecialized) and a second array to unwrap.
+        guard keys.count <= 64 else { return nil }
+        var values = [String](repeating: "", count: keys.count)
+        var seen: UInt64 = 0
         var i = 0
         let end = bytes.count
         func skipSpace() {
@@ -59,7 +63,8 @@ public enum FlatJSONObject {
             let slot = keys.firstIndex { candidate in
                 key.decoded.map { candidate == $0 } ?? candidate.elementsEqual(bytes[key.contents])
             }
-            guard let slot, values[slot] == nil else { return nil }
+            guard let slot, seen & (1 << slot) == 0 else { return nil }
+            seen |= 1 << slot
             values[slot] =
                 value.decoded.map { String(decoding: $0, as: UTF8.self) }
                 ?? String(decoding: bytes[value.contents], as: UTF8.self)
@@ -72,7 +77,6 @@ public enum FlatJSONObject {
             guard bytes[i] == UInt8(ascii: "}") else { return nil }
             break
         }
-        guard !values.contains(where: { $0 == nil }) else { return nil }
-        return values.map { $0! }
+        return seen == (keys.count == 64 ? UInt64.max : (1 << keys.count) - 1) ? values : nil
     }
 }

@@ -3,10 +3,34 @@
 /// Build one per `Registry` snapshot and reuse it: every host's rule list is compiled into a `RuleSet`
 /// when the engine is made, so a decision costs one compiled first-match lookup.
 public struct DecisionEngine: Sendable {
-    /// One compiled rule list: the routes in order and their matcher rules.
-    struct Scope: Sendable {
-        let routes: [Route]
+    /// One compiled rule list: the routes in order and their matcher rules. A class, like `AppRules`: a
+    /// decision copies both (through the decision flow's protocol), and a reference is one count to write
+    /// where the values were a dozen, on lines every request thread writes.
+    final class Scope: Sendable {
+        /// The routes in order, each behind a reference for the same reason: a decision reads the one that
+        /// matched, and copying a `Route` out of an array retained each of its fields.
+        let routes: [RouteReference]
         let rules: RuleSet
+
+        init(routes: [Route], rules: RuleSet) {
+            self.routes = routes.map(RouteReference.init)
+            self.rules = rules
+        }
+    }
+
+    final class RouteReference: Sendable {
+        let route: Route
+
+        init(_ route: Route) { self.route = route }
+
+        /// What a rule of the route that matched means for `version` on `platform`. The verdicts borrow the
+        /// route from here; taken out of an array, it was copied first, retaining each of its fields.
+        func matchedRule(platform: Platform, version: Version) -> MatchedRule {
+            MatchedRule(
+                verdict: RuleVerdict(route, platform: platform, version: version), route: route.id,
+                supportedSince: RuleVerdict.supportedSince(route, platform: platform, version: version),
+                webFallback: route.webFallback)
+        }
     }
 
     /// What one app's rule lists are compiled from: the app, its routes, and each of its hosts with the
@@ -19,7 +43,7 @@ public struct DecisionEngine: Sendable {
     }
 
     /// One app's compiled rule lists.
-    struct AppRules: Sendable {
+    final class AppRules: Sendable {
         let inputs: AppInputs
         var app: App { inputs.app }
         /// The rule list of each host the app answers on (aliases share their target's list).
@@ -28,6 +52,13 @@ public struct DecisionEngine: Sendable {
         let schemes: [String: Scope]
         /// Recognises the app's fallback marker.
         let marker: RuleSet
+
+        init(inputs: AppInputs, web: [String: Scope], schemes: [String: Scope], marker: RuleSet) {
+            self.inputs = inputs
+            self.web = web
+            self.schemes = schemes
+            self.marker = marker
+        }
     }
 
     private let apps: [String: AppRules]
@@ -121,11 +152,7 @@ private struct VersionRules: DecisionRules {
     func ruleSet(_ scope: DecisionEngine.Scope) -> RuleSet { scope.rules }
 
     func matchedRule(_ index: Int, in scope: DecisionEngine.Scope) -> MatchedRule {
-        let route = scope.routes[index]
-        return MatchedRule(
-            verdict: RuleVerdict(route, platform: platform, version: version), route: route.id,
-            supportedSince: RuleVerdict.supportedSince(route, platform: platform, version: version),
-            webFallback: route.webFallback)
+        scope.routes[index].matchedRule(platform: platform, version: version)
     }
 
     var marker: RuleSet { rules.marker }

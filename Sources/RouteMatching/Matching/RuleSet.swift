@@ -7,23 +7,49 @@
 /// scan `firstMatchLinear` (a randomized test holds them equal).
 public struct RuleSet: Sendable {
     /// The rules, in order.
-    public let rules: [ComponentRule]
-    let compiled: [CompiledRule]
-    /// One trie per `MatchForm`: path rules are indexed in the form they compare in.
-    private let tries: [PrefixTrie]
-    /// Forms whose trie has rules, so a lookup computes only the path forms it needs.
-    private let usedForms: [MatchForm]
-    /// Every trie's postings, then the rules without a path pattern (candidates for every URL): one pool,
-    /// so the merge below reads rule indices without touching the tries.
-    private let postings: [Int32]
-    /// Where each trie's postings start in `postings`.
-    private let postingBase: [Int32]
-    /// The range of `postings` holding the unindexed rules.
-    private let unindexed: Range<Int32>
-    private let maxLists: Int
-
+    public var rules: [ComponentRule] { storage.rules }
+    var compiled: [CompiledRule] { storage.compiled }
     /// The document's own `$(name)` lists the rules were compiled with.
-    let substitutionVariables: [String: [String]]
+    var substitutionVariables: [String: [String]] { storage.substitutionVariables }
+
+    /// Everything compiled, behind one reference: a rule set is copied on every decision (the engine's scopes,
+    /// an app's marker), and copying seven arrays meant seven reference counts that every request thread
+    /// writes, on the same cache lines.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let rules: [ComponentRule]
+        let compiled: [CompiledRule]
+        /// One trie per `MatchForm`: path rules are indexed in the form they compare in.
+        let tries: [PrefixTrie]
+        /// Forms whose trie has rules, so a lookup computes only the path forms it needs.
+        let usedForms: [MatchForm]
+        /// Every trie's postings, then the rules without a path pattern (candidates for every URL): one pool,
+        /// so the merge below reads rule indices without touching the tries.
+        let postings: [Int32]
+        /// Where each trie's postings start in `postings`.
+        let postingBase: [Int32]
+        /// The range of `postings` holding the unindexed rules.
+        let unindexed: Range<Int32>
+        let maxLists: Int
+        let substitutionVariables: [String: [String]]
+
+        init(
+            rules: [ComponentRule], compiled: [CompiledRule], tries: [PrefixTrie], usedForms: [MatchForm],
+            postings: [Int32], postingBase: [Int32], unindexed: Range<Int32>, maxLists: Int,
+            substitutionVariables: [String: [String]]
+        ) {
+            self.rules = rules
+            self.compiled = compiled
+            self.tries = tries
+            self.usedForms = usedForms
+            self.postings = postings
+            self.postingBase = postingBase
+            self.unindexed = unindexed
+            self.maxLists = maxLists
+            self.substitutionVariables = substitutionVariables
+        }
+    }
 
     /// Compiles `rules`; `substitutionVariables` are the document's own `$(name)` lists (Apple's predefined
     /// variables are always available). Rules `previous` already compiled with the same variables are
@@ -33,8 +59,7 @@ public struct RuleSet: Sendable {
         rules: [ComponentRule], substitutionVariables: [String: [String]] = [:], reusing previous: RuleSet? = nil
     ) {
         let variables = SubstitutionVariables(substitutionVariables)
-        self.rules = rules
-        self.substitutionVariables = substitutionVariables
+        let compiled: [CompiledRule]
         if let previous, previous.substitutionVariables == substitutionVariables, !previous.rules.isEmpty {
             compiled = Self.compile(rules, variables: variables, reusing: previous)
         } else {
@@ -50,19 +75,19 @@ public struct RuleSet: Sendable {
             }
         }
         let tries = entries.map(PrefixTrie.init)
-        self.tries = tries
-        usedForms = MatchForm.all.filter { !tries[$0.index].isEmpty }
         var pool: [Int32] = []
         var bases: [Int32] = []
         for trie in tries {
             bases.append(Int32(pool.count))
             pool += trie.postings
         }
-        self.unindexed = Int32(pool.count)..<Int32(pool.count + unindexed.count)
+        let unindexedRange = Int32(pool.count)..<Int32(pool.count + unindexed.count)
         pool += unindexed
-        postings = pool
-        postingBase = bases
-        maxLists = tries.reduce(1) { $0 + $1.maxListsPerWalk }
+        storage = Storage(
+            rules: rules, compiled: compiled, tries: tries,
+            usedForms: MatchForm.all.filter { !tries[$0.index].isEmpty },
+            postings: pool, postingBase: bases, unindexed: unindexedRange,
+            maxLists: tries.reduce(1) { $0 + $1.maxListsPerWalk }, substitutionVariables: substitutionVariables)
     }
 
     /// `rules` compiled, sharing what `previous` compiled: the common head and tail are matched in place (a
@@ -95,24 +120,24 @@ public struct RuleSet: Sendable {
         var subject = MatchSubject()
         // Each candidate list is an ascending run of `postings`; merge them lazily in rule order and stop
         // at the first rule that matches: no later candidate can come before it.
-        return withUnsafeTemporaryAllocation(of: Range<Int32>.self, capacity: maxLists) { lists in
+        return withUnsafeTemporaryAllocation(of: Range<Int32>.self, capacity: storage.maxLists) { lists in
             var count = 0
-            if !unindexed.isEmpty {
-                lists[0] = unindexed
+            if !storage.unindexed.isEmpty {
+                lists[0] = storage.unindexed
                 count = 1
             }
-            for form in usedForms {
-                let base = postingBase[form.index]
+            for form in storage.usedForms {
+                let base = storage.postingBase[form.index]
                 let path = subject.path(form, url)
                 path.withUnsafeBufferPointer { path in
-                    tries[form.index].walk(path) { start, end in
+                    storage.tries[form.index].walk(path) { start, end in
                         lists[count] = (base + start)..<(base + end)
                         count += 1
                     }
                 }
             }
-            return postings.withUnsafeBufferPointer { postings in
-                compiled.withUnsafeBufferPointer { compiled in
+            return storage.postings.withUnsafeBufferPointer { postings in
+                storage.compiled.withUnsafeBufferPointer { compiled in
                     while true {
                         var best = Int32.max
                         var bestList = -1
@@ -135,6 +160,6 @@ public struct RuleSet: Sendable {
     /// The reference answer: every rule in order until one matches.
     public func firstMatchLinear(_ url: LinkURL) -> Int? {
         var subject = MatchSubject()
-        return compiled.firstIndex { $0.matches(&subject, url) }
+        return storage.compiled.firstIndex { $0.matches(&subject, url) }
     }
 }
