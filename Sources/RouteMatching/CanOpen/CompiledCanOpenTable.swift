@@ -8,9 +8,14 @@ public struct CompiledCanOpenTable: Sendable {
     package let marker: RuleSet
 
     /// One host's or scheme's rules: their indices into `table.rules`, and those rules compiled.
-    package struct Scope: Sendable {
+    package final class Scope: Sendable {
         let indices: [Int]
         let rules: RuleSet
+
+        init(indices: [Int], rules: RuleSet) {
+            self.indices = indices
+            self.rules = rules
+        }
     }
 
     /// Compiles every scope of `table`.

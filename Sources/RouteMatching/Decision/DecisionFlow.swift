@@ -2,8 +2,10 @@
 /// registry's routes, a compiled canOpen table from the table's rules; `DecisionFlow.decide` walks both the
 /// same way, so the server's `CanOpen.Check` and an app deciding offline cannot drift apart.
 package protocol DecisionRules {
-    /// A compiled rule list and whatever its source needs to tell what its rules mean.
-    associatedtype Scope
+    /// A compiled rule list and whatever its source needs to tell what its rules mean. A class: the flow is
+    /// generic across modules (unspecialized for the engine's rules), and an optional reference needs no
+    /// runtime metadata lookup, where an optional of an unknown type asked for one on every decision.
+    associatedtype Scope: AnyObject
 
     /// The rule list of a web host, nil when the app (on this platform) does not answer on it.
     func webScope(_ host: String) -> Scope?
