@@ -13,7 +13,7 @@ public struct RPCMethod: Sendable {
     public let name: String
     /// The weakest access allowed to call it.
     public let access: RPCAccess
-    let body: Body
+    @usableFromInline let body: Body
     /// The handler may wait on the database: a dispatcher with an `offload` queue runs requests calling it
     /// there, so transport threads (each of which serves many connections) only ever wait on memory.
     public private(set) var waitsOnDatabase = false
@@ -26,6 +26,7 @@ public struct RPCMethod: Sendable {
     /// the handler really takes, for the test that holds the table to the OpenRPC document.
     let inputFields: @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String]
 
+    @usableFromInline
     enum Body: Sendable {
         /// Answers now. The flat values are the members of `flatKeys` when the call was plain; the closure
         /// returns nil when it cannot build the input from them (the dispatcher then checks and decodes the
@@ -46,6 +47,11 @@ public struct RPCMethod: Sendable {
     /// A method whose result has its own encoder, and whose plain calls may skip `JSONDecoder` (`flatParams`).
     /// Every call's answer, plain or not, single or in a batch, comes from `encoder`: the one encoding of
     /// the method's result.
+    ///
+    /// Inlinable, so that the handler's closure is specialized for the method's types where the method is
+    /// made: unspecialized, every call asked the runtime for `Optional<Input>`'s metadata and copied the input
+    /// through value witnesses.
+    @inlinable
     public init<Input: Decodable & Sendable, Output>(
         name: String, access: RPCAccess, encoder: RPCResultEncoder<Output>, flatParams: FlatParams<Input>? = nil,
         _ handler: @escaping @Sendable (RPCContext, Input) throws -> Output
@@ -64,7 +70,8 @@ public struct RPCMethod: Sendable {
             })
     }
 
-    private init<Input: Decodable>(
+    @usableFromInline
+    init<Input: Decodable>(
         name: String, access: RPCAccess, input: Input.Type, flatKeys: [String]?, body: Body
     ) {
         self.name = name
@@ -138,7 +145,7 @@ public struct NoParams: Codable, Sendable {
 
 /// How a method's result becomes bytes: the one encoding of its answers.
 public struct RPCResultEncoder<Output>: Sendable {
-    let encode: @Sendable (Output, JSONRPCCodec) throws -> [UInt8]
+    @usableFromInline let encode: @Sendable (Output, JSONRPCCodec) throws -> [UInt8]
 
     /// The method's own writer (bytes of one JSON value).
     public init(_ write: @escaping @Sendable (Output) throws -> [UInt8]) {
@@ -241,10 +248,12 @@ private enum AnyJSON: Codable {
 }
 
 /// The raw params of one call, decoded on demand into the handler's input type.
+@usableFromInline
 struct RPCParams {
     let bytes: ArraySlice<UInt8>?
-    let codec: JSONRPCCodec
+    @usableFromInline let codec: JSONRPCCodec
 
+    @usableFromInline
     func decode<Input: Decodable>(_ type: Input.Type) throws -> Input {
         do {
             if let bytes { return try codec.decoder.decode(Input.self, from: Data(bytes)) }
