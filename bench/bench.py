@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import signal
 import socket
@@ -264,10 +265,17 @@ def wrk(url, duration, connections=64, threads=2, env=None):
             "-s", os.path.join(HERE, "wrk", "load.lua"), url]
     run_env = dict(os.environ)
     run_env.update(env or {})
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(argv, env=run_env, capture_output=True, text=True, timeout=duration + 60)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     for line in out.stdout.splitlines():
         if line.startswith("BENCHJSON "):
-            return json.loads(line[len("BENCHJSON "):])
+            result = json.loads(line[len("BENCHJSON "):])
+            if result["requests"]:
+                # wrk shares the two cores with the server: its own cost bounds every requests-per-second ratio.
+                spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                result["wrk_us_per_request"] = spent / result["requests"] * 1e6
+            return result
     raise RuntimeError(f"wrk gave no summary: {out.stdout}\n{out.stderr}")
 
 
@@ -280,8 +288,9 @@ def summarize(runs):
         "rps": median_of(runs, "rps"), "p50_ms": median_of(runs, "p50_ms"), "p99_ms": median_of(runs, "p99_ms"),
         "errors": sum(sum(run["errors"].values()) for run in runs), "rounds": runs,
     }
-    if runs and all("cpu_us_per_request" in run for run in runs):
-        summary["cpu_us_per_request"] = median_of(runs, "cpu_us_per_request")
+    for key in ("cpu_us_per_request", "wrk_us_per_request"):
+        if runs and all(key in run for run in runs):
+            summary[key] = median_of(runs, key)
     return summary
 
 
@@ -389,6 +398,8 @@ def alternate_targets(targets, rounds, duration, label, pids=None):
             if pids and result["requests"]:
                 result["cpu_us_per_request"] = (cpu_seconds(pids[name]) - before) / result["requests"] * 1e6
                 extra = f", {result['cpu_us_per_request']:.1f} µs CPU per request"
+            if "wrk_us_per_request" in result:
+                extra += f" (wrk {result['wrk_us_per_request']:.1f} µs)"
             runs[name].append(result)
             log(f"{label} {name} round {r + 1}: {result['rps']:.0f} rps, p99 {result['p99_ms']:.2f} ms{extra}")
     return runs
