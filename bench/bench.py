@@ -272,7 +272,7 @@ def wrk(url, duration, connections=64, threads=2, env=None):
         if line.startswith("BENCHJSON "):
             result = json.loads(line[len("BENCHJSON "):])
             if result["requests"]:
-                # wrk shares the two cores with the server: its own cost bounds every requests-per-second ratio.
+                # wrk shares the cores with the server: its own cost bounds every requests-per-second ratio.
                 spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 result["wrk_us_per_request"] = spent / result["requests"] * 1e6
             return result
