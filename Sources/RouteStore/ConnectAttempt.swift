@@ -3,10 +3,10 @@ import Foundation
 /// A connection opened on a thread of its own ("routereg-connect") for a caller that waits for it no longer
 /// than its deadline.
 ///
-/// libpq applies `connect_timeout` to each host of a multi-host URL (2 s at least), so behind a hung first host
-/// (a SIGSTOPped primary) a synchronous connect outlasts a short deadline. With an attempt the caller fails at
-/// its deadline instead, and the connect goes on without it, bounded by `connect_timeout` per host and the
-/// session setup's deadline (the caller's, 2 s at least): the thread then ends and holds nothing.
+/// Connecting is bounded as a whole (`ConnectRace`: every host of a failover URL raced, 2 s at least) but may
+/// still outlast a short deadline. With an attempt the caller fails at its deadline, and the connect goes on
+/// without it, bounded by its own timeout and the session setup's deadline (the caller's, 2 s at least): the
+/// thread then ends and holds nothing, and a pool keeps the connection for its next caller.
 ///
 /// The connection has one owner at a time: the connecting thread until `wait` takes it for the caller; when
 /// the caller gave up first, `late` gets the outcome on the connecting thread, and a connection it does not

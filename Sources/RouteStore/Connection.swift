@@ -27,36 +27,27 @@ public final class Connection {
     var idleSince: ContinuousClock.Instant = .now
 
     /// Connects to `url` (a libpq URI or `key=value` string; libpq's `PG*` variables fill the gaps).
-    /// Throws `.connectionFailed` with libpq's message in `logDetail`.
-    /// libpq's `connect_timeout` applies to each host of a multi-host URL (never below 2 s, libpq's floor),
-    /// so a hung first host costs at most that before the next one is tried.
+    /// Throws `.connectionFailed` with libpq's message in `logDetail`, or `.deadlineExceeded`.
+    ///
+    /// Connecting ends within `connectTimeoutSeconds` (2 s at least, or the URL's `connect_timeout` when
+    /// shorter) across every host of a multi-host URL, not per host: the hosts are raced (`ConnectRace`), so
+    /// a hung one costs a quarter of a second, and names are resolved under the same bound.
     public init(url: String, connectTimeoutSeconds: Int = 5, deadline: ContinuousClock.Instant? = nil) throws {
-        // Defaults come before `dbname` so that values in the URL win.
-        let parameters: [(String, String)] = [
-            ("connect_timeout", String(max(2, connectTimeoutSeconds))),
+        let plan = try ConnectPlan(conninfo: url)
+        let started = ContinuousClock.now
+        var connectDeadline = started + .seconds(max(2, connectTimeoutSeconds))
+        if let seconds = plan.connectTimeoutSeconds {
+            connectDeadline = min(connectDeadline, started + .seconds(seconds))
+        }
+        // Defaults come first so that values in the URL win.
+        let defaults: [(String, String)] = [
             ("fallback_application_name", "routereg"),
             // Detect a vanished server or network within about 25 s on an idle connection (the LISTEN one),
             // and give up on unacknowledged data after 10 s (tcp_user_timeout, milliseconds).
             ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
             ("tcp_user_timeout", "10000"),
-            ("dbname", url),
         ]
-        let keywords = parameters.map { strdup($0.0) }
-        let values = parameters.map { strdup($0.1) }
-        defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        let keywordPointers = keywords.map { UnsafePointer($0) } + [nil]
-        let valuePointers = values.map { UnsafePointer($0) } + [nil]
-        guard let handle = PQconnectdbParams(keywordPointers, valuePointers, 1) else {
-            throw StoreError(.connectionFailed, detail: "out of memory")
-        }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(handle))
-            PQfinish(handle)
-            throw StoreError(.connectionFailed, detail: message)
-        }
+        let handle = try ConnectRace(plan: plan, defaults: defaults, deadline: connectDeadline).run()
         self.handle = handle
         self.deadline = deadline
         // Non-blocking sends: a statement is queued and flushed under the deadline, never written blockingly
@@ -65,8 +56,8 @@ public final class Connection {
         // Notices (e.g. "relation already exists, skipping") would go to stderr; they carry nothing we act on.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         // Fixed output formats, so SQLRow can parse timestamps and bytea whatever the server's defaults. The
-        // setup gets at least 2 s even when connecting used up the caller's deadline (a hung first host of a
-        // multi-host URL takes connect_timeout): the pool's caller has failed at its deadline meanwhile (the
+        // setup gets at least 2 s even when connecting used up the caller's deadline (hung hosts before the
+        // one that answered, a slow resolver): the pool's caller has failed at its deadline meanwhile (the
         // pool connects on a thread of its own), and the pool keeps the working connection for the next one
         // instead of throwing it away, which after a failover would make every write fail.
         let callerDeadline = self.deadline

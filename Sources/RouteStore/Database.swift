@@ -20,8 +20,8 @@ public final class Database: @unchecked Sendable {
         public var acquireTimeout: Duration
         /// How many times a transaction is rerun after a serialization failure or deadlock.
         public var transactionRetries: Int
-        /// libpq's `connect_timeout`, per host of a multi-host URL (lowered to the caller's remaining time,
-        /// but never below libpq's floor of 2 s).
+        /// How long connecting may take across every host of a multi-host URL (lowered to the caller's
+        /// remaining time, but never below 2 s, so a connection the caller gave up on can still serve the next).
         public var connectTimeoutSeconds: Int
         /// The deadline of work whose caller gave none: every wait on the database has one.
         public var defaultTimeout: Duration
@@ -138,10 +138,10 @@ public final class Database: @unchecked Sendable {
     /// Opens a connection already counted in `open` on a thread of its own (a `ConnectAttempt`), and waits for
     /// it until `deadline`.
     ///
-    /// libpq applies `connect_timeout` to each host of a multi-host URL (2 s at least), so behind a hung first
-    /// host connecting outlasts a short deadline. The caller then fails at its deadline, and the connection,
-    /// once made, joins the pool for the next caller: after a failover, a caller that threw it away would
-    /// leave the next one to spend its own deadline on the hung host, and every write would fail.
+    /// Connecting may outlast a short deadline (it gets 2 s at least, across every host of a failover URL).
+    /// The caller then fails at its deadline, and the connection, once made, joins the pool for the next
+    /// caller: after a failover, a caller that threw it away would leave the next one to connect afresh, and
+    /// with short deadlines every write would fail.
     private func connect(connectTimeoutSeconds: Int, deadline: ContinuousClock.Instant) throws -> Connection {
         let attempt = ConnectAttempt(
             url: configuration.url, connectTimeoutSeconds: connectTimeoutSeconds, deadline: deadline

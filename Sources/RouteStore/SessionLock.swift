@@ -22,10 +22,9 @@ public final class SessionLock {
     /// Takes the lock if it is free; true when held afterwards. Throws when the database cannot be reached in
     /// time: `.deadlineExceeded` when `deadline` passes first.
     ///
-    /// The connection is opened on a thread of its own (a `ConnectAttempt`), so a hung first host of a
-    /// multi-host URL, where libpq waits `connect_timeout` per host, never keeps the caller past `deadline`.
-    /// `connect_timeout` is the seconds left rounded down (2 s at least, libpq's floor), so with a deadline of
-    /// a few seconds (the delivery watch gives 5 s) one hung host still leaves the next one time to answer. A
+    /// The connection is opened on a thread of its own (a `ConnectAttempt`), so connecting never keeps the
+    /// caller past `deadline`. The hosts of a failover URL are raced (`ConnectRace`), so however many of them
+    /// hang, the first server that can reach the primary takes the lock within a fraction of a second. A
     /// connection made after the caller gave up is closed: it took no lock, and the next attempt connects
     /// afresh.
     public func tryAcquire(deadline: ContinuousClock.Instant) throws -> Bool {
