@@ -131,6 +131,19 @@ public final class RegistryService: Sendable {
     public func refreshSnapshot(force: Bool = false, deadline: ContinuousClock.Instant? = nil) throws {
         let deadline = deadline ?? .now + store.defaultTimeout
         let before = snapshots.current.identity
+        // Ask the database first, outside the lock, forced or not: a probe of a hung database must not hold
+        // the lock that writes wait for (after a failover the first write would wait out the probe's
+        // deadline), and an idle poll then takes no lock at all.
+        let observed = try mapped {
+            SnapshotBuilder.Observed(try store.auditHead(withTokenOf: before.generation, deadline: deadline))
+        }
+        if !force, loadedFromDatabase.load(ordering: .relaxed), observed.contains(before), observed.state == before,
+            snapshots.current.identity == before
+        {
+            markRefreshed()
+            if !links.loaded { try refreshLinks(deadline: deadline) }
+            return
+        }
         try rebuildLock.withLock(until: deadline) { try rebuildLocked(force: force, reusing: nil, deadline: deadline) }
         // Links live apart from the snapshot, but every link write is an audit entry: the index has something
         // to read only when the state moved (or it never read), so an idle poll asks nothing more.

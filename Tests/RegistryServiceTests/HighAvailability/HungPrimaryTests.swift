@@ -9,8 +9,8 @@ import Testing
 /// deadline and never commits later, and once the standby is promoted writes resume within seconds.
 ///
 /// The hang lasts 15 s, as in an operator's drill, with the standby promoted after 12 s: every wait in the
-/// server is bounded by 2–3 s (the write's deadline, the monitor's probe, the listener's heartbeat,
-/// connect_timeout's floor), so each of them expires several times while reads are probed.
+/// server is bounded by 2–3 s (the write's deadline, the monitor's probe, the listener's heartbeat, the
+/// connect's own bound), so each of them expires several times while reads are probed.
 @Suite(.serialized) struct HungPrimaryTests {
     @Test func readsStayFastAndAnAbandonedWriteNeverCommits() async throws {
         let fleet = try HAFleet(servers: 1)
@@ -64,12 +64,16 @@ import Testing
         #expect(stats.slowestRead < 1)
         #expect(stats.slowestReady < 1)
         #expect(status == 4 || status == 14, "the write during the hang must fail: \(answer.body)")
-        #expect(answer.seconds < 3, "the write must be answered within its 2 s deadline (plus scheduling)")
+        // Its deadline plus 100 ms (before: 4.15 s, libpq's connect_timeout on the hung host, then the next).
+        #expect(answer.seconds < 2.1, "the write must be answered within its 2 s deadline plus 100 ms")
 
         print(
             String(
                 format: "hung primary: first successful write on the promoted standby %.2f s after promote",
                 resumedWrite.seconds))
+        // The hosts are raced and the monitor's probe of the hung host holds no lock, so the first write after
+        // the promotion waits on neither (before: 1.45–13.55 s).
+        #expect(resumedWrite.seconds < 1, "first write \(resumedWrite.seconds) s after the promotion")
         _ = promotedAt
 
         // The old primary wakes up: the abandoned write was never committed there, and is not now.
