@@ -271,13 +271,17 @@ extension RegistryService {
 }
 
 extension RegistryService {
-    /// Writes the clicks counted since the last flush; on failure they are kept for the next one.
+    /// Writes the clicks and misses counted since the last flush; on failure they are kept for the next one.
     public func flushClicks(deadline: ContinuousClock.Instant) {
         let counts = clicks.take()
-        guard !counts.isEmpty else { return }
-        do { try store.addClicks(counts, deadline: deadline) } catch {
+        let misses = clicks.takeMisses()
+        guard !counts.isEmpty || !misses.isEmpty else { return }
+        do { try store.addClicks(counts, misses: misses, deadline: deadline) } catch {
             clicks.restore(counts)
-            options.log("links: writing \(counts.count) click counters failed (\(error)); kept for the next flush")
+            clicks.restoreMisses(misses)
+            options.log(
+                "links: writing \(counts.count + misses.count) click counters failed (\(error)); kept for the next flush"
+            )
         }
     }
 }
