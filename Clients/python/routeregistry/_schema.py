@@ -555,6 +555,8 @@ class Domain(_DomainRequired, total=False):
     legacyPaths: Optional[bool]
     #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
     links: Optional[bool]
+    #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
+    longLinkPreviews: Optional[bool]
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input (so a resource read with Get can be sent back).
@@ -585,6 +587,8 @@ class DomainOutput(_DomainOutputRequired, total=False):
     legacyPaths: Optional[bool]
     #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
     links: Optional[bool]
+    #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
+    longLinkPreviews: Optional[bool]
     #: RFC 3339 timestamp, UTC.
     updateTime: Optional[str]
 

@@ -153,6 +153,8 @@ export interface Domain {
     legacyPaths?: boolean | null;
     /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
     links?: boolean | null;
+    /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
+    longLinkPreviews?: boolean | null;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
     name?: string;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
@@ -175,6 +177,8 @@ export interface DomainOutput {
     legacyPaths?: boolean | null;
     /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
     links?: boolean | null;
+    /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
+    longLinkPreviews?: boolean | null;
     /** AIP-style resource name; output only. */
     name: string;
     etag: Etag;
