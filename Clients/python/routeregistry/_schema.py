@@ -402,12 +402,25 @@ class LinksStatsResultCountsItem(TypedDict):
     count: int
 
 
-class LinksStatsResult(TypedDict):
-    """LinksStatsResult"""
+class LinksStatsResultDomainMissesItem(TypedDict):
+    """LinksStatsResultDomainMissesItem"""
 
+    day: str
+    outcome: Literal["unknown", "expired", "deleted", "refused"]
+    count: int
+
+
+class _LinksStatsResultRequired(TypedDict):
     name: str
     total: int
     counts: List[LinksStatsResultCountsItem]
+
+
+class LinksStatsResult(_LinksStatsResultRequired, total=False):
+    """LinksStatsResult"""
+
+    #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired or ...
+    domainMisses: List[LinksStatsResultDomainMissesItem]
 
 
 class MatchDefaults(TypedDict, total=False):
@@ -1128,6 +1141,7 @@ __all__ = [
     "LinksResolveResult",
     "LinksStatsResult",
     "LinksStatsResultCountsItem",
+    "LinksStatsResultDomainMissesItem",
     "LintFinding",
     "MatchDefaults",
     "MatchDefaultsOutput",

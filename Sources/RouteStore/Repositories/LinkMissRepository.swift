@@ -39,12 +39,14 @@ public struct LinkMissRepository: Sendable {
             """)
     }
 
-    /// A domain's counters, by day (newest first) and outcome.
-    public func counts(domain: String, in tx: Transaction) throws -> [(key: LinkMissKey, count: Int)] {
+    /// A domain's counters from `since` (`YYYY-MM-DD`) on, or all, by day (newest first) and outcome.
+    public func counts(domain: String, since: String? = nil, in tx: Transaction) throws -> [(
+        key: LinkMissKey, count: Int
+    )] {
         try tx.query(
             """
             SELECT domain, day::text AS day, outcome, count FROM link_misses
-            WHERE domain = \(domain) ORDER BY day DESC, outcome
+            WHERE domain = \(domain) AND (\(since)::date IS NULL OR day >= \(since)::date) ORDER BY day DESC, outcome
             """
         ).map { row in
             (

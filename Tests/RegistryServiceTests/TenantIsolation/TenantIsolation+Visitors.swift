@@ -88,6 +88,11 @@ import Testing
         // The known link's clicks are counted as before.
         let stats = try await server.result("Links.Stats", ["domain": "go.badoo.com", "code": "known"])
         #expect(stats["total"] as? Int == 1)
+        // A release engineer sees the domain's misses beside the link's clicks: counts by why, no codes.
+        let shown = try #require(stats["domainMisses"] as? [[String: Any]])
+        #expect(
+            Set(shown.map { "\($0["day"] ?? "") \($0["outcome"] ?? "") \($0["count"] ?? "")" })
+                == ["\(Self.today()) unknown 20", "\(Self.today()) deleted 1"])
     }
 
     @Test("click and miss rows older than the retention are deleted by the server")

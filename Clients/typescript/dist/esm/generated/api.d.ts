@@ -1103,6 +1103,12 @@ export interface RegistryApi {
                 outcome: "crawler" | "landing" | "redirect" | "not_found";
                 count: number;
             })[];
+            /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired or deleted code; a long link refused), per day (newest first) and outcome; never the codes visited. */
+            domainMisses?: ({
+                day: string;
+                outcome: "unknown" | "expired" | "deleted" | "refused";
+                count: number;
+            })[];
         };
     };
 }
