@@ -98,8 +98,8 @@ final class ShortLinkPages: Sendable {
             service.clicks.count(kept.tally, at: now)
             return kept.answer.response
         }
-        guard let stored = service.links.link(domain: domain, code: code), stored.isLive(at: now) else {
-            let found = service.links.link(domain: domain, code: code)
+        let found = service.links.link(domain: domain, code: code)
+        guard let stored = found, stored.isLive(at: now) else {
             let miss: ClickCounter.Miss = found == nil ? .unknown : found?.deleted == true ? .deleted : .expired
             service.clicks.countMiss(domain: domain, miss, at: now)
             return notFound(appName: nil)
