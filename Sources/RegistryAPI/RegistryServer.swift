@@ -54,6 +54,7 @@ public final class RegistryServer: Sendable {
         http = HTTPServer(configuration: configuration, router: router, metrics: metrics, log: log)
         Self.registerGauges(metrics, service: service)
         Self.registerSignInCounters(metrics, signIns: signIns)
+        Self.registerLinkCounters(metrics, clicks: service.clicks)
     }
 
     private static func registerSignInCounters(_ metrics: ServerMetrics, signIns: SignInLimiter) {

@@ -9,7 +9,8 @@ import ThreadShards
 /// What a link domain answers on `GET /{code}` (and FDL-style long links on `GET /?link=…`), from memory:
 /// crawlers get a preview page, phones the landing page (or the target itself when the link skips it),
 /// desktop browsers a 302 to the desktop URL or the target; an unknown, expired or deleted code a 404
-/// page, never a redirect. Every click is counted (`ClickCounter`), by platform and outcome only.
+/// page, never a redirect. Every click on a link is counted (`ClickCounter`), by platform and outcome only;
+/// a visit that finds no link is a miss, counted per domain, day and why (never by the code typed).
 final class ShortLinkPages: Sendable {
     /// What clicks read of the snapshot, kept per snapshot `stamp`.
     private struct Hosts {
@@ -97,8 +98,10 @@ final class ShortLinkPages: Sendable {
             service.clicks.count(kept.tally, at: now)
             return kept.answer.response
         }
-        guard let stored = service.links.link(domain: domain, code: code), stored.isLive(at: now) else {
-            count(domain, code, visitor, outcome: "not_found")
+        let found = service.links.link(domain: domain, code: code)
+        guard let stored = found, stored.isLive(at: now) else {
+            let miss: ClickCounter.Miss = found == nil ? .unknown : found?.deleted == true ? .deleted : .expired
+            service.clicks.countMiss(domain: domain, miss, at: now)
             return notFound(appName: nil)
         }
         let outcome = Self.outcome(stored.link, visitor, fromFallback: fromFallback)
@@ -152,23 +155,31 @@ final class ShortLinkPages: Sendable {
         return request.queryValue(item) != nil
     }
 
-    /// `GET /?link=…`: a Firebase Dynamic Links long link, for a `link` on the app's own domains only.
+    /// `GET /?link=…`: a Firebase Dynamic Links long link, for a `link` on the app's own domains only. Its
+    /// social preview (`st`, `sd`, `si`) is words of whoever wrote the URL: shown only on a domain whose owner
+    /// turned `longLinkPreviews` on, and then marked as supplied by the link.
     func respondLongLink(_ request: HTTPRequest) -> HTTPResponse {
         let domain = request.host
         let visitor = LinkVisitor(userAgent: request.header("User-Agent"))
         let query = request.query
-        guard let long = FDLLongLink(query: query), let app = appOfLinkDomain(domain),
-            let link = try? longLinkAsLink(long, domain: domain, app: app)
+        let snapshot = service.snapshot
+        guard let long = FDLLongLink(query: query), let linkDomain = linkDomain(domain, in: snapshot),
+            let app = linkDomain.apps.first,
+            let link = try? longLinkAsLink(
+                long, domain: domain, app: app, previews: linkDomain.longLinkPreviews == true, in: snapshot)
         else {
-            count(domain, "-", visitor, outcome: "not_found")
+            service.clicks.countMiss(domain: domain, .refused)
             return notFound(appName: nil)
         }
-        let snapshot = service.snapshot
         let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app)
         count(domain, "-", visitor, outcome: Self.outcome(link, visitor, fromFallback: fromFallback))
+        // The canonical URL holds what the page shows, no more: an image refused is left out of it too.
+        var shown = long
+        shown.si = link.preview?.imageUrl
+        let canonical = "https://\(domain)/?\(shown.query(includingPreview: link.preview != nil))"
         return answer(
-            link, app: app, shortURL: "https://\(domain)/?\(query)", visitor, fromFallback: fromFallback,
-            snapshot: snapshot)
+            link, app: app, shortURL: canonical, visitor, fromFallback: fromFallback, snapshot: snapshot,
+            previewFromURL: link.preview != nil)
     }
 
     /// What a click counts as: the answer `answer` gives, named.
@@ -183,13 +194,18 @@ final class ShortLinkPages: Sendable {
     /// What `visitor` is answered for `link`.
     private func answer(
         _ link: ShortLink, app: String, shortURL: String, _ visitor: LinkVisitor, fromFallback: Bool,
-        snapshot: Snapshot
+        snapshot: Snapshot, previewFromURL: Bool = false
     ) -> HTTPResponse {
         let owner = snapshot.registry.apps.first { $0.id == app }
+        func pageContent() -> LinkPageContent {
+            var made = content(link, app: owner, shortURL: shortURL, visitor: visitor)
+            made.previewFromURL = previewFromURL
+            return made
+        }
         switch Self.outcome(link, visitor, fromFallback: fromFallback) {
-        case "crawler": return page(LinkPage.crawler(content(link, app: owner, shortURL: shortURL, visitor: visitor)))
+        case "crawler": return page(LinkPage.crawler(pageContent()))
         case "redirect": return redirect(visitor == .desktop ? link.desktopUrl ?? link.target : link.target)
-        default: return page(LinkPage.landing(content(link, app: owner, shortURL: shortURL, visitor: visitor)))
+        default: return page(LinkPage.landing(pageContent()))
         }
     }
 
@@ -210,24 +226,33 @@ final class ShortLinkPages: Sendable {
             storeURL: store, webURL: web)
     }
 
-    /// The long link as a link of the domain's app: its `link` and fallbacks checked like any link's.
-    private func longLinkAsLink(_ long: FDLLongLink, domain: String, app: String) throws -> ShortLink {
+    /// The long link as a link of the domain's app: its `link` and fallbacks checked like any link's. Its
+    /// preview is kept only with `previews` (the domain's `longLinkPreviews`), and its image only on one of the
+    /// app's own domains, like any destination: a stranger's image host never appears on the app's domain.
+    private func longLinkAsLink(
+        _ long: FDLLongLink, domain: String, app: String, previews: Bool, in snapshot: Snapshot
+    ) throws -> ShortLink {
         guard let target = long.link else { throw RegistryError.invalidArgument(field: "link", "is required") }
+        var image: String?
+        if previews, let si = long.si {
+            let registry = snapshot.registry
+            let ownHosts = Set(registry.domains.filter { $0.apps.contains(app) && !$0.isLinkDomain }.map(\.host))
+            image = try? LinkDestinations(appHosts: ownHosts).check(si, field: "si", allowStores: false)
+        }
         let link = ShortLink(
             domain: domain, code: "", target: target, desktopUrl: long.ofl,
-            preview: long.st == nil && long.sd == nil && long.si == nil
-                ? nil : LinkPreview(title: long.st, description: long.sd, imageUrl: long.si),
+            preview: !previews || (long.st == nil && long.sd == nil && image == nil)
+                ? nil : LinkPreview(title: long.st, description: long.sd, imageUrl: image),
             ios: long.imv == nil && long.ifl == nil
                 ? nil : LinkPlatformOptions(minVersion: long.imv, fallbackUrl: long.ifl),
             android: long.amv == nil && long.afl == nil
                 ? nil : LinkPlatformOptions(minVersion: long.amv, fallbackUrl: long.afl),
             skipLanding: long.efr ? true : nil)
-        return try RegistryService.checkedLink(
-            link, app: app, in: service.snapshot.registry, field: "link", creating: true)
+        return try RegistryService.checkedLink(link, app: app, in: snapshot.registry, field: "link", creating: true)
     }
 
-    private func appOfLinkDomain(_ host: String) -> String? {
-        service.snapshot.registry.domains.first { $0.host == host && $0.isLinkDomain }?.apps.first
+    private func linkDomain(_ host: String, in snapshot: Snapshot) -> Domain? {
+        snapshot.registry.domains.first { $0.host == host && $0.isLinkDomain }
     }
 
     private func count(_ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: String) {

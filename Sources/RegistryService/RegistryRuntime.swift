@@ -22,15 +22,26 @@ public final class RegistryRuntime: Sendable {
         public var verifyInterval: Duration
         /// Between two writes of the clicks counted in memory: what a crash can lose at most.
         public var clickFlushInterval: Duration
+        /// Click and miss counters of days older than this many are deleted (0: kept forever). The default,
+        /// 400 days, keeps a year over year comparison of the same month, as analytics products keep ~13 months.
+        public var clickRetentionDays: Int
+        /// Between two rounds of deleting old counters (a round that leaves some goes on at the next poll).
+        public var clickPruneInterval: Duration
+
+        /// `serve --click-retention-days`' default.
+        public static let defaultClickRetentionDays = 400
 
         public init(
             pollInterval: Duration = .seconds(1), probeTimeout: Duration = .seconds(2),
-            verifyInterval: Duration = .seconds(60), clickFlushInterval: Duration = .seconds(2)
+            verifyInterval: Duration = .seconds(60), clickFlushInterval: Duration = .seconds(2),
+            clickRetentionDays: Int = defaultClickRetentionDays, clickPruneInterval: Duration = .seconds(3600)
         ) {
             self.pollInterval = pollInterval
             self.probeTimeout = probeTimeout
             self.verifyInterval = verifyInterval
             self.clickFlushInterval = clickFlushInterval
+            self.clickRetentionDays = clickRetentionDays
+            self.clickPruneInterval = clickPruneInterval
         }
     }
 
@@ -112,6 +123,8 @@ public final class RegistryRuntime: Sendable {
         var downSince: ContinuousClock.Instant? = service.isDatabaseUp == true ? nil : .now
         var lastVerify = ContinuousClock.now
         var lastClickFlush = ContinuousClock.now
+        // The first round soon after start: a server that restarts often still deletes old counters.
+        var nextClickPrune = ContinuousClock.now
         var listening = listener.isListening
         if service.readOnlyReason == nil { service.recordListener(connected: listening) }
         while !sleep(options.pollInterval) {
@@ -146,6 +159,13 @@ public final class RegistryRuntime: Sendable {
                 lastClickFlush = .now
                 service.flushClicks(deadline: .now + options.probeTimeout)
                 service.flushTokenUses(deadline: .now + options.probeTimeout)
+            }
+            if up, service.readOnlyReason == nil, options.clickRetentionDays > 0, ContinuousClock.now >= nextClickPrune
+            {
+                // A short round (a second at most) on the monitor thread; what it leaves waits one poll.
+                let round = service.pruneClicks(
+                    retentionDays: options.clickRetentionDays, statementTimeout: options.probeTimeout)
+                nextClickPrune = .now + (round.done ? options.clickPruneInterval : options.pollInterval)
             }
             if up, options.verifyInterval > .zero, lastVerify.duration(to: .now) >= options.verifyInterval {
                 lastVerify = .now

@@ -144,7 +144,23 @@ extension RegistryService {
             API.LinksStats.Count(day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, count: $0.value)
         }.sorted { ($1.day, $0.platform, $0.outcome) < ($0.day, $1.platform, $1.outcome) }
         return API.LinksStats.Output(
-            name: ResourceName.link(domain, code).description, counts: rows, total: rows.reduce(0) { $0 + $1.count })
+            name: ResourceName.link(domain, code).description, counts: rows, total: rows.reduce(0) { $0 + $1.count },
+            domainMisses: try domainMisses(domain))
+    }
+
+    /// The domain's misses of the last `API.LinksStats.missDays` days, stored and not written yet.
+    private func domainMisses(_ domain: String) throws(RegistryError) -> [API.LinksStats.Miss] {
+        let since = ClickCounter.dayText(Int(Date().timeIntervalSince1970 / 86_400) - API.LinksStats.missDays + 1)
+        var counts: [LinkMissKey: Int] = [:]
+        let stored = try mapped {
+            try store.read { tx in try store.misses.counts(domain: domain, since: since, in: tx) }
+        }
+        for (key, count) in stored { counts[key, default: 0] += count }
+        for (key, count) in clicks.pendingMisses(domain: domain) where key.day >= since {
+            counts[key, default: 0] += count
+        }
+        return counts.map { API.LinksStats.Miss(day: $0.key.day, outcome: $0.key.outcome, count: $0.value) }
+            .sorted { ($1.day, $0.outcome) < ($0.day, $1.outcome) }
     }
 
     /// `Links.Resolve`: the link's target decided for one app version, as `CanOpen.Check` decides it, with
@@ -271,13 +287,17 @@ extension RegistryService {
 }
 
 extension RegistryService {
-    /// Writes the clicks counted since the last flush; on failure they are kept for the next one.
+    /// Writes the clicks and misses counted since the last flush; on failure they are kept for the next one.
     public func flushClicks(deadline: ContinuousClock.Instant) {
         let counts = clicks.take()
-        guard !counts.isEmpty else { return }
-        do { try store.addClicks(counts, deadline: deadline) } catch {
+        let misses = clicks.takeMisses()
+        guard !counts.isEmpty || !misses.isEmpty else { return }
+        do { try store.addClicks(counts, misses: misses, deadline: deadline) } catch {
             clicks.restore(counts)
-            options.log("links: writing \(counts.count) click counters failed (\(error)); kept for the next flush")
+            clicks.restoreMisses(misses)
+            options.log(
+                "links: writing \(counts.count + misses.count) click counters failed (\(error)); kept for the next flush"
+            )
         }
     }
 }

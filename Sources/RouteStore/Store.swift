@@ -17,6 +17,7 @@ public final class Store: Sendable {
     public let tokens = TokenRepository()
     public let links = LinkRepository()
     public let clicks = ClickRepository()
+    public let misses = LinkMissRepository()
     public let delivery = DeliveryRepository()
     public let writeRequests = WriteRequestRepository()
 
@@ -57,11 +58,16 @@ public final class Store: Sendable {
         }
     }
 
-    /// Adds click counts in a transaction of their own (counters are not registry writes: no lock, no
-    /// audit entry), within `deadline`.
-    public func addClicks(_ counts: [ClickKey: Int], deadline: ContinuousClock.Instant? = nil) throws {
-        guard !counts.isEmpty else { return }
-        try database.withTransaction(deadline: deadline) { tx in try clicks.add(counts, in: tx) }
+    /// Adds click counts and miss counts in a transaction of their own (counters are not registry writes: no
+    /// lock, no audit entry), within `deadline`.
+    public func addClicks(
+        _ counts: [ClickKey: Int], misses: [LinkMissKey: Int] = [:], deadline: ContinuousClock.Instant? = nil
+    ) throws {
+        guard !counts.isEmpty || !misses.isEmpty else { return }
+        try database.withTransaction(deadline: deadline) { tx in
+            try clicks.add(counts, in: tx)
+            try self.misses.add(misses, in: tx)
+        }
     }
 
     /// Records tokens' last uses in a transaction of their own (like clicks: no lock, no audit entry, no

@@ -41,7 +41,9 @@ extension ServeCommand {
                 defaultWriteTimeout: .milliseconds(options.requestTimeoutMs), readOnly: options.readOnly,
                 maxSnapshotAge: .seconds(options.maxSnapshotAge)))
 
-        let runtime = RegistryRuntime(service: service, databaseURL: databaseURL, log: { note($0) })
+        let runtime = RegistryRuntime(
+            service: service, databaseURL: databaseURL,
+            options: RegistryRuntime.Options(clickRetentionDays: options.clickRetentionDays), log: { note($0) })
         try runtime.start()
 
         let delivery = DeliveryWatch(

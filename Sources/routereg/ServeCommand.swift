@@ -39,6 +39,9 @@ enum ServeCommand {
             jitter; a sixth of it while the newest revision is not served yet; backoff on errors). One server of a
             fleet observes at a time; every server reports the observations (Associations.Delivery, /metrics).
             --no-delivery-watch: this server never fetches (it still reports what another one observed).
+            --click-retention-days: short links' click counters (and the per-domain counts of visits that found no
+            link) of days older than this are deleted, in small batches, by one server of a fleet at a time
+            (default 400, a year and a month; 0 keeps them forever).
             --config reads every flag above from a file, one NAME = VALUE per line (the flag without its dashes;
             true or false for a switch); flags on the command line win. Without --config,
             \(defaultConfigPath) is read if it exists (--config "" reads none).
@@ -71,6 +74,10 @@ enum ServeCommand {
             ),
             .value("delivery-interval", "SECONDS", "between two observations of a document, 1...604800 (default 3600)"),
             .bool("no-delivery-watch", "never fetch what Apple's CDN and Google serve from this server"),
+            .value(
+                "click-retention-days", "DAYS",
+                "keep link click counters this many days, 0...36500 (default \(RegistryRuntime.Options.defaultClickRetentionDays); 0: forever)"
+            ),
             .value("config", "FILE", "read these settings from FILE (default \(defaultConfigPath) if present)"),
         ],
         examples: ["serve --listen 127.0.0.1:8080 --data-dir ./data"], globalFlags: [CommandTable.helpFlag],
@@ -100,6 +107,7 @@ enum ServeCommand {
         var assetLinksAPI = defaultAssetLinksAPI
         var deliveryInterval = 3600
         var deliveryWatch = true
+        var clickRetentionDays = RegistryRuntime.Options.defaultClickRetentionDays
         static let defaultAppleCDN = "https://app-site-association.cdn-apple.com"
         static let defaultAssetLinksAPI = "https://digitalassetlinks.googleapis.com"
     }
@@ -166,6 +174,8 @@ enum ServeCommand {
         options.assetLinksAPI = try baseURL("asset-links-api-url", default: options.assetLinksAPI)
         options.deliveryInterval = try number("delivery-interval", 1...604_800, default: options.deliveryInterval)
         options.deliveryWatch = !arguments.bool("no-delivery-watch")
+        options.clickRetentionDays = try number(
+            "click-retention-days", 0...36_500, default: options.clickRetentionDays)
         guard HTTPServerConfiguration.listenAddress(options.listen) != nil else {
             throw UsageError("--listen must look like 127.0.0.1:8080 or [::1]:8080")
         }

@@ -45,4 +45,39 @@ import Testing
         #expect(taken[ClickKey(domain: "go.x", code: "a", day: "2026-12-03", platform: "ios", outcome: "landing")] == 1)
         #expect(taken.count == 2)
     }
+
+    @Test("a miss is counted per domain, day and why, never by the code visited, and put back after a failed write")
+    func missesAreCountedPerDomainAndDay() {
+        let counter = ClickCounter()
+        let noon = Date(timeIntervalSince1970: 20_789 * 86_400 + 43_200)
+        for _ in 0..<20 { counter.countMiss(domain: "go.x", .unknown, at: noon) }
+        counter.countMiss(domain: "go.x", .expired, at: noon)
+        counter.countMiss(domain: "go.x", .unknown, at: noon.addingTimeInterval(86_400))
+        counter.countMiss(domain: "go.y", .refused, at: noon)
+        #expect(counter.pendingMisses(domain: "go.x").values.reduce(0, +) == 22)
+        let taken = counter.takeMisses()
+        #expect(taken[LinkMissKey(domain: "go.x", day: "2026-12-02", outcome: "unknown")] == 20)
+        #expect(taken[LinkMissKey(domain: "go.x", day: "2026-12-03", outcome: "unknown")] == 1)
+        #expect(taken[LinkMissKey(domain: "go.x", day: "2026-12-02", outcome: "expired")] == 1)
+        #expect(taken[LinkMissKey(domain: "go.y", day: "2026-12-02", outcome: "refused")] == 1)
+        #expect(taken.count == 4)
+        // Misses are not clicks: no per-link counter was made.
+        #expect(counter.take().isEmpty)
+        #expect(counter.takeMisses().isEmpty)
+        counter.restoreMisses(taken)
+        #expect(counter.takeMisses() == taken)
+        // The totals since start (the metric) count every miss once, restored or not.
+        let totals = Dictionary(uniqueKeysWithValues: counter.missTotalsByOutcome.map { ($0.outcome, $0.count) })
+        #expect(totals == ["unknown": 21, "expired": 1, "deleted": 0, "refused": 1])
+    }
+
+    @Test("the miss counters held in memory are bounded whatever the visitors send")
+    func missCountersAreBounded() {
+        let counter = ClickCounter()
+        let noon = Date(timeIntervalSince1970: 20_789 * 86_400 + 43_200)
+        // Domains are the registry's link domains, but even a flood of made-up ones keeps the map small.
+        for i in 0..<(ClickCounter.maxMissKeys + 500) { counter.countMiss(domain: "d\(i).example", .unknown, at: noon) }
+        #expect(counter.takeMisses().count <= ClickCounter.maxMissKeysHeld)
+        #expect(counter.missTotalsByOutcome.first { $0.outcome == "unknown" }?.count == ClickCounter.maxMissKeys + 500)
+    }
 }

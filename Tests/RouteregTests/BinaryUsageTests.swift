@@ -72,6 +72,7 @@ struct BinaryUsageTests {
         (["serve", "--threads", "1", "--threads", "0"], "--threads must be a number in 1...256"),
         (["serve", "--pool-size=x"], "--pool-size must be a number in 1...256"),
         (["serve", "--connection-memory", "4"], "--connection-memory must be a number in 8...1024"),
+        (["serve", "--click-retention-days", "36501"], "--click-retention-days must be a number in 0...36500"),
         (["serve", "--access-log="], "--access-log needs a file path or -"),
         (["serve", "--listen", "nowhere"], "--listen must look like 127.0.0.1:8080 or [::1]:8080"),
         (["migrate", "--database-url"], "--database-url needs a value"),

@@ -44,6 +44,15 @@ struct LinkCommandsTests {
         #expect(shown.contains("target: https://m.badoo.com/u/7") && shown.contains("ios minimum: 5.12.0"))
         #expect(try await session.ok(["link", "list", "--text", "summer"]).contains("https://go.badoo.com/summer"))
         #expect(try await session.ok(["link", "stats", "go.badoo.com", "summer"]).contains("No clicks"))
+        // Visits that found no link show as a count by why, beside the link's clicks; never the codes typed.
+        for code in ["guess1", "guess2"] {
+            _ = try await server.visit("/\(code)", host: "go.badoo.com", userAgent: "curl/8")
+        }
+        let withMisses = try await session.ok(["link", "stats", "go.badoo.com", "summer"])
+        #expect(
+            withMisses.contains("2 visit(s) to go.badoo.com found no link in the last 30 days (unknown 2)"),
+            "\(withMisses)")
+        #expect(!withMisses.contains("guess"))
         try await session.ok(["link", "delete", "go.badoo.com", "summer"])
         #expect(try await session.run(["link", "get", "go.badoo.com", "summer"]).status != 0)
 

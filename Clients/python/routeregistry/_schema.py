@@ -402,12 +402,25 @@ class LinksStatsResultCountsItem(TypedDict):
     count: int
 
 
-class LinksStatsResult(TypedDict):
-    """LinksStatsResult"""
+class LinksStatsResultDomainMissesItem(TypedDict):
+    """LinksStatsResultDomainMissesItem"""
 
+    day: str
+    outcome: Literal["unknown", "expired", "deleted", "refused"]
+    count: int
+
+
+class _LinksStatsResultRequired(TypedDict):
     name: str
     total: int
     counts: List[LinksStatsResultCountsItem]
+
+
+class LinksStatsResult(_LinksStatsResultRequired, total=False):
+    """LinksStatsResult"""
+
+    #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired or ...
+    domainMisses: List[LinksStatsResultDomainMissesItem]
 
 
 class MatchDefaults(TypedDict, total=False):
@@ -555,6 +568,8 @@ class Domain(_DomainRequired, total=False):
     legacyPaths: Optional[bool]
     #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
     links: Optional[bool]
+    #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
+    longLinkPreviews: Optional[bool]
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input (so a resource read with Get can be sent back).
@@ -585,6 +600,8 @@ class DomainOutput(_DomainOutputRequired, total=False):
     legacyPaths: Optional[bool]
     #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
     links: Optional[bool]
+    #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
+    longLinkPreviews: Optional[bool]
     #: RFC 3339 timestamp, UTC.
     updateTime: Optional[str]
 
@@ -1124,6 +1141,7 @@ __all__ = [
     "LinksResolveResult",
     "LinksStatsResult",
     "LinksStatsResultCountsItem",
+    "LinksStatsResultDomainMissesItem",
     "LintFinding",
     "MatchDefaults",
     "MatchDefaultsOutput",

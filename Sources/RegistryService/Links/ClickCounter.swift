@@ -8,10 +8,14 @@ import ThreadShards
 ///
 /// What a crash can lose is bounded: the counts since the last flush (at most one flush interval of
 /// clicks; RELIABILITY.md). A flush that fails puts its counts back, so a database outage loses none.
+///
+/// Only known links are counted per link: a visit that finds no link is a miss (`ClickCounter+Misses`),
+/// counted per domain, day and outcome, so what a stranger types in a URL is neither kept nor stored.
 public final class ClickCounter: Sendable {
     /// Who visited: `ios`, `android`, `desktop` or `crawler`.
     public static let platforms = ["ios", "android", "desktop", "crawler"]
-    /// What they were answered: `crawler`, `landing`, `redirect` or `not_found`.
+    /// What they were answered: `crawler`, `landing` or `redirect` (`not_found` is what servers before
+    /// issue 41 counted misses as; misses are `ClickCounter+Misses` now).
     public static let outcomes = ["crawler", "landing", "redirect", "not_found"]
 
     /// A click's counter, compact: the day as a number and the platform and outcome as indexes, so counting
@@ -80,6 +84,10 @@ public final class ClickCounter: Sendable {
 
     /// Each thread counts in its own shard, so the lock rarely moves between cores.
     private let counts = ThreadSharded { [Key: Int]() }
+    /// Misses not flushed yet, per domain × day × outcome, at most `maxMissKeys` keys per shard.
+    let misses = ThreadSharded { [MissKey: Int]() }
+    /// Misses since the server started, per outcome (`LinkMissKey.outcomes`): `routereg_link_misses_total`.
+    let missTotals = LinkMissKey.outcomes.map { _ in StripedCounter() }
 
     public init() {}
 

@@ -214,17 +214,35 @@ extension API {
                 self.count = count
             }
         }
+        /// Visits to the link's domain that found no link, on a day, by why.
+        public struct Miss: Codable, Sendable, Hashable {
+            /// `YYYY-MM-DD`, UTC.
+            public var day: String
+            /// `unknown`, `expired`, `deleted` (a code) or `refused` (a long link).
+            public var outcome: String
+            public var count: Int
+            public init(day: String, outcome: String, count: Int) {
+                self.day = day
+                self.outcome = outcome
+                self.count = count
+            }
+        }
         public struct Output: Codable, Sendable, Hashable {
             /// The link's resource name.
             public var name: String
             /// Newest day first.
             public var counts: [Count]
             public var total: Int
-            public init(name: String, counts: [Count], total: Int) {
+            /// The link's domain's misses of the last `missDays` days, newest first (nil from older servers).
+            public var domainMisses: [Miss]?
+            public init(name: String, counts: [Count], total: Int, domainMisses: [Miss]? = nil) {
                 self.name = name
                 self.counts = counts
                 self.total = total
+                self.domainMisses = domainMisses
             }
         }
+        /// How many days of the domain's misses `Output.domainMisses` holds (today included).
+        public static let missDays = 30
     }
 }

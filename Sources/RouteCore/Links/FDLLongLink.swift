@@ -71,6 +71,20 @@ public struct FDLLongLink: Sendable, Hashable {
         efr = values["efr"] == "1"
     }
 
+    /// The long link's query as the registry serves it (`og:url`, the canonical link): the parameters read, in a
+    /// fixed order, each form-encoded again, without the social preview (`st`, `sd`, `si`) unless
+    /// `includingPreview`, so a page never carries words of the URL's writer it does not show as theirs.
+    public func query(includingPreview: Bool) -> String {
+        var pairs: [(String, String?)] = [
+            ("link", link), ("isi", isi), ("ibi", ibi), ("imv", imv), ("apn", apn), ("amv", amv), ("afl", afl),
+            ("ifl", ifl), ("ofl", ofl),
+        ]
+        if includingPreview { pairs += [("st", st), ("sd", sd), ("si", si)] }
+        if efr { pairs.append(("efr", "1")) }
+        return pairs.compactMap { name, value in value.map { "\(name)=\(StoreLinks.percentEncode($0))" } }.joined(
+            separator: "&")
+    }
+
     /// The parameters read; the rest (`ius`, `ipfl`, `ipbi`, analytics `utm_*`, `at`, `ct`, `mt`, `pt`) are ignored.
     private static let names: Set<String> = [
         "link", "isi", "ibi", "imv", "apn", "amv", "afl", "ifl", "ofl", "st", "sd", "si", "efr",

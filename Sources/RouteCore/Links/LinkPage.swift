@@ -23,11 +23,15 @@ public struct LinkPageContent: Sendable, Hashable {
     public var storeURL: String?
     /// "Continue on the web": the target with the fallback marker, or a fallback URL; nil if none.
     public var webURL: String?
+    /// The preview (title, description, image) comes from the URL visited (a long link's `st`, `sd`, `si`), not
+    /// from the app's registry: the pages say so (`previewNote`), so nobody takes a stranger's words for the
+    /// company's.
+    public var previewFromURL: Bool
 
     /// Content for one short link; every string is escaped when a page is built, never before.
     public init(
         shortURL: String, title: String? = nil, description: String? = nil, imageURL: String? = nil,
-        appName: String, openURL: String, storeURL: String? = nil, webURL: String? = nil
+        appName: String, openURL: String, storeURL: String? = nil, webURL: String? = nil, previewFromURL: Bool = false
     ) {
         self.shortURL = shortURL
         self.title = title
@@ -37,6 +41,18 @@ public struct LinkPageContent: Sendable, Hashable {
         self.openURL = openURL
         self.storeURL = storeURL
         self.webURL = webURL
+        self.previewFromURL = previewFromURL
+    }
+
+    /// Whether the pages carry `LinkPage.previewNote`: a preview from the URL is shown.
+    var showsNote: Bool { previewFromURL && (title != nil || description != nil || imageURL != nil) }
+
+    /// The description as shown: with a preview from the URL, it starts with the note, so a card that shows
+    /// only the description still says where its words come from.
+    var shownDescription: String? {
+        guard showsNote else { return description }
+        let note = LinkPage.previewNote(appName: appName)
+        return description.map { "\(note): \($0)" } ?? "\(note)."
     }
 }
 
@@ -50,21 +66,22 @@ public enum LinkPage {
     /// nil; `twitter:card` is `summary_large_image` with an image, else `summary`.
     public static func crawler(_ content: LinkPageContent) -> [UInt8] {
         let title = content.title ?? content.appName
+        let description = content.shownDescription
         var html = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<title>\(escape(title))</title>\n"
         html += meta(property: "og:title", title)
-        if let description = content.description { html += meta(property: "og:description", description) }
+        if let description { html += meta(property: "og:description", description) }
         if let image = content.imageURL { html += meta(property: "og:image", image) }
         html += meta(property: "og:url", content.shortURL)
         html += meta(property: "og:type", "website")
         html += meta(property: "og:site_name", content.appName)
         html += meta(name: "twitter:card", content.imageURL == nil ? "summary" : "summary_large_image")
         html += meta(name: "twitter:title", title)
-        if let description = content.description { html += meta(name: "twitter:description", description) }
+        if let description { html += meta(name: "twitter:description", description) }
         if let image = content.imageURL { html += meta(name: "twitter:image", image) }
         html += "<link rel=\"canonical\" href=\"\(escape(content.shortURL))\">\n"
         html += "</head>\n<body>\n<h1>\(escape(title))</h1>\n"
-        if let description = content.description { html += "<p>\(escape(description))</p>\n" }
+        if let description { html += "<p>\(escape(description))</p>\n" }
         html += "</body>\n</html>\n"
         return Array(html.utf8)
     }
@@ -86,12 +103,18 @@ public enum LinkPage {
         if content.title != nil { html += "<p>\(escape(content.appName))</p>\n" }
         html += "<h1>\(escape(title))</h1>\n"
         if let description = content.description { html += "<p>\(escape(description))</p>\n" }
+        if content.showsNote { html += "<p><small>\(escape(previewNote(appName: content.appName))).</small></p>\n" }
         html += "<nav>\n"
         html += button(content.openURL, "Open in \(content.appName)")
         if let store = content.storeURL { html += button(store, "Get \(content.appName)") }
         if let web = content.webURL { html += button(web, "Continue on the web") }
         html += "</nav>\n</main>\n</body>\n</html>\n"
         return Array(html.utf8)
+    }
+
+    /// What a page says of a preview that came from the URL visited (`LinkPageContent.previewFromURL`).
+    public static func previewNote(appName: String) -> String {
+        "Preview supplied by the link, not by \(appName)"
     }
 
     /// The page for an unknown, expired or deleted code: says so, links nowhere, redirects nowhere.

@@ -15,10 +15,14 @@ public struct Domain: Sendable, Hashable, Codable {
     /// A link domain: the registry serves short links on it (`https://go.badoo.com/{code}`). Its AASA and
     /// assetlinks claim the link paths through a route of the app's like any other.
     public var links: Bool?
+    /// On a link domain, show the social preview a long link carries (FDL's `st`, `sd`, `si`), marked as
+    /// supplied by the link; off (nil) by default, so a stranger's words never appear on the company's domain.
+    public var longLinkPreviews: Bool?
 
     public init(
         host: String, apps: [String], aliasOf: String? = nil, defaults: MatchDefaults? = nil,
-        substitutionVariables: [String: [String]]? = nil, legacyPaths: Bool? = nil, links: Bool? = nil
+        substitutionVariables: [String: [String]]? = nil, legacyPaths: Bool? = nil, links: Bool? = nil,
+        longLinkPreviews: Bool? = nil
     ) {
         self.host = host
         self.apps = apps
@@ -27,6 +31,7 @@ public struct Domain: Sendable, Hashable, Codable {
         self.substitutionVariables = substitutionVariables
         self.legacyPaths = legacyPaths
         self.links = links
+        self.longLinkPreviews = longLinkPreviews
     }
 
     /// Whether the registry serves short links on it.

@@ -52,6 +52,9 @@ extension ModelValidation {
                 throw .invalidArgument(field: "\(field).aliasOf", "cannot name the domain itself")
             }
         }
+        if domain.longLinkPreviews == true, domain.links != true {
+            throw .invalidArgument(field: "\(field).longLinkPreviews", "applies to a link domain only (links: true)")
+        }
         for (name, values) in (domain.substitutionVariables ?? [:]).sorted(by: { $0.key < $1.key }) {
             let path = "\(field).substitutionVariables.\(name)"
             try patternText("$(\(name))", field: path)

@@ -7,7 +7,7 @@ public struct DomainRepository: Sendable {
 
     private static let columns: SQLQuery = """
         d.host, d.alias_of, d.default_case_sensitive, d.default_percent_encoded, d.substitution_variables,
-        d.legacy_paths, d.links, d.etag, d.created_at, d.updated_at,
+        d.legacy_paths, d.links, d.long_link_previews, d.etag, d.created_at, d.updated_at,
         ARRAY(SELECT da.app FROM domain_apps da WHERE da.host = d.host ORDER BY da.position) AS apps
         """
 
@@ -18,10 +18,10 @@ public struct DomainRepository: Sendable {
             try tx.query(
                 """
                 INSERT INTO domains (host, alias_of, default_case_sensitive, default_percent_encoded,
-                    substitution_variables, legacy_paths, links)
+                    substitution_variables, legacy_paths, links, long_link_previews)
                 VALUES (\(domain.host), \(domain.aliasOf), \(domain.defaults?.caseSensitive),
                     \(domain.defaults?.percentEncoded), \(try variables(domain))::jsonb, \(domain.legacyPaths),
-                    \(domain.links))
+                    \(domain.links), \(domain.longLinkPreviews))
                 """)
         }
         try insertApps(domain, in: tx)
@@ -62,7 +62,7 @@ public struct DomainRepository: Sendable {
             UPDATE domains SET alias_of = \(domain.aliasOf), default_case_sensitive = \(domain.defaults?.caseSensitive),
                 default_percent_encoded = \(domain.defaults?.percentEncoded),
                 substitution_variables = \(try variables(domain))::jsonb, legacy_paths = \(domain.legacyPaths),
-                links = \(domain.links), etag = etag + 1, updated_at = now()
+                links = \(domain.links), long_link_previews = \(domain.longLinkPreviews), etag = etag + 1, updated_at = now()
             WHERE host = \(domain.host)
                 AND (\(ETag.parse(expectedEtag))::bigint IS NULL OR etag = \(ETag.parse(expectedEtag)))
             """)
@@ -116,7 +116,8 @@ public struct DomainRepository: Sendable {
             defaults: caseSensitive == nil && percentEncoded == nil
                 ? nil : MatchDefaults(caseSensitive: caseSensitive, percentEncoded: percentEncoded),
             substitutionVariables: try row.decodeIfPresent([String: [String]].self, "substitution_variables"),
-            legacyPaths: try row.optionalBool("legacy_paths"), links: try row.optionalBool("links"))
+            legacyPaths: try row.optionalBool("legacy_paths"), links: try row.optionalBool("links"),
+            longLinkPreviews: try row.optionalBool("long_link_previews"))
         return try row.stored(domain)
     }
 }

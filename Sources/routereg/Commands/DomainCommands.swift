@@ -19,6 +19,9 @@ enum DomainCommands {
                     "since", "PLATFORM=VERSION",
                     "with --links: first version resolving short links (adds the route claiming them)",
                     repeatable: true),
+                .bool(
+                    "long-link-previews",
+                    "with --links: show a long link's own title, description and image (st, sd, si), marked as such"),
             ],
             examples: [
                 "domain add m.badoo.com --app badoo",
@@ -46,13 +49,17 @@ enum DomainCommands {
             defaults: run.arguments.bool("case-insensitive") ? MatchDefaults(caseSensitive: false) : nil,
             substitutionVariables: variables.isEmpty ? nil : variables,
             legacyPaths: run.arguments.has("legacy-paths") ? run.arguments.bool("legacy-paths") : nil,
-            links: run.arguments.bool("links") ? true : nil)
+            links: run.arguments.bool("links") ? true : nil,
+            longLinkPreviews: run.arguments.bool("long-link-previews") ? true : nil)
         var since: [Platform: VersionRange] = [:]
         for (platform, text) in try ArgumentValues.platformVersions(run.arguments.values("since"), flag: "since") {
             since[platform] = VersionRange(
                 since: try ArgumentValues.version(text, field: "--since \(platform.rawValue)"))
         }
         if !since.isEmpty && domain.links != true { throw UsageError("--since goes with --links") }
+        if domain.longLinkPreviews == true && domain.links != true {
+            throw UsageError("--long-link-previews goes with --links")
+        }
         let (created, raw) = try run.call(API.DomainsCreate.self, WriteRequest(.init(domain: domain)))
         if run.json && since.isEmpty { return run.printJSON(raw) }
         if !run.json { run.print("Added \(created.meta.name) for \(created.value.apps.joined(separator: ", ")).") }

@@ -115,10 +115,22 @@ enum LinkCommands {
     static func stats(_ run: Invocation) throws {
         let (stats, raw) = try run.call(API.LinksStats.self, .init(domain: run.argument(0), code: run.argument(1)))
         if run.json { return run.printJSON(raw) }
-        if stats.counts.isEmpty { return run.print("No clicks on \(stats.name) yet.") }
-        let rows = stats.counts.map { [$0.day, $0.platform, $0.outcome, String($0.count)] }
-        run.print(TextTable.render(rows, header: ["day", "platform", "outcome", "clicks"]))
-        run.print("\(stats.total) click(s) in all")
+        if stats.counts.isEmpty {
+            run.print("No clicks on \(stats.name) yet.")
+        } else {
+            let rows = stats.counts.map { [$0.day, $0.platform, $0.outcome, String($0.count)] }
+            run.print(TextTable.render(rows, header: ["day", "platform", "outcome", "clicks"]))
+            run.print("\(stats.total) click(s) in all")
+        }
+        // What visitors of the domain typed that matched no link: a count by why, never the codes.
+        let misses = stats.domainMisses ?? []
+        guard !misses.isEmpty else { return }
+        var byOutcome: [String: Int] = [:]
+        for miss in misses { byOutcome[miss.outcome, default: 0] += miss.count }
+        let parts = byOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        run.print(
+            "\(misses.reduce(0) { $0 + $1.count }) visit(s) to \(run.argument(0).lowercased()) found no link in the last "
+                + "\(API.LinksStats.missDays) days (\(parts.joined(separator: ", ")))")
     }
 
     static func delete(_ run: Invocation) throws {

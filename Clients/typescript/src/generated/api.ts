@@ -180,6 +180,8 @@ export interface Domain {
   legacyPaths?: boolean | null;
   /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
   links?: boolean | null;
+  /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
+  longLinkPreviews?: boolean | null;
   /** Output only; ignored on input (so a resource read with Get can be sent back). */
   name?: string;
   /** Output only; ignored on input (so a resource read with Get can be sent back). */
@@ -203,6 +205,8 @@ export interface DomainOutput {
   legacyPaths?: boolean | null;
   /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
   links?: boolean | null;
+  /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
+  longLinkPreviews?: boolean | null;
   /** AIP-style resource name; output only. */
   name: string;
   etag: Etag;
@@ -1158,6 +1162,12 @@ export interface RegistryApi {
         day: string;
         platform: "ios" | "android" | "desktop" | "crawler";
         outcome: "crawler" | "landing" | "redirect" | "not_found";
+        count: number;
+      })[];
+      /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired or deleted code; a long link refused), per day (newest first) and outcome; never the codes visited. */
+      domainMisses?: ({
+        day: string;
+        outcome: "unknown" | "expired" | "deleted" | "refused";
         count: number;
       })[];
     };
