@@ -59,38 +59,70 @@ static inline void *routereg_mhd_uri_length(void *cls, const char *uri, struct M
     return (void *)(uintptr_t)((strlen(uri) << 2) | escaped | 1);
 }
 
-/// Finds header `name` and the key of every header (in arrival order) for routereg_mhd_header_has_nul.
-typedef struct routereg_mhd_header_scan {
-    const char *name;
-    const char *value;
+/// What routereg_mhd_head_check finds wrong with a request's headers (bits of its result).
+enum {
+    ROUTEREG_HEAD_HOST_NUL = 1,       /* the Host value hides bytes after a NUL */
+    ROUTEREG_HEAD_HOST_TWICE = 2,     /* more than one Host header */
+    ROUTEREG_HEAD_LENGTH_CONFLICT = 4, /* Content-Length headers with different values */
+    ROUTEREG_HEAD_LENGTH_AND_TE = 8,  /* Content-Length together with Transfer-Encoding */
+};
+
+/// Every header of a request, scanned once for routereg_mhd_head_check.
+typedef struct routereg_mhd_head_scan {
     const char *keys[64];
     int count;
-} routereg_mhd_header_scan;
+    const char *host;
+    int hosts;
+    const char *length;
+    int lengths_differ;
+    int transfer_encodings;
+} routereg_mhd_head_scan;
 
-static inline enum MHD_Result routereg_mhd_scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
-                                                       const char *value) {
+static inline enum MHD_Result routereg_mhd_scan_head(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                     const char *value) {
     (void)kind;
-    routereg_mhd_header_scan *scan = (routereg_mhd_header_scan *)cls;
+    routereg_mhd_head_scan *scan = (routereg_mhd_head_scan *)cls;
     if (scan->count < 64) scan->keys[scan->count++] = key;
-    if (scan->value == NULL && value != NULL && strcasecmp(key, scan->name) == 0) scan->value = value;
+    if (strcasecmp(key, "Host") == 0) {
+        if (scan->hosts++ == 0) scan->host = value; /* NULL for an empty value: nothing to hide then */
+    } else if (strcasecmp(key, "Content-Length") == 0) {
+        if (value == NULL) value = "";
+        if (scan->length == NULL)
+            scan->length = value;
+        else if (strcmp(scan->length, value) != 0)
+            scan->lengths_differ = 1;
+    } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        scan->transfer_encodings++;
+    }
     return MHD_YES;
 }
 
-/// True when the value of request header `name` hides bytes after a NUL (`Host: m.badoo.com<NUL>.evil`):
-/// libmicrohttpd hands values out as C strings (its sizes are strlen too), so the value would look like
-/// `m.badoo.com`. In its parsed header block a value's terminator is followed by the rest of the line ending
-/// (NUL, CR or LF) or, for a bare-LF line, by the next header's key; anything else was hidden by a NUL.
-static inline int routereg_mhd_header_has_nul(struct MHD_Connection *connection, const char *name) {
-    routereg_mhd_header_scan scan;
+/// One pass over a request's headers for what the server refuses from the head alone (ROUTEREG_HEAD_* bits;
+/// 0 when nothing is wrong). libmicrohttpd 0.9.75 takes the first of two Host or Content-Length headers and
+/// lets Transfer-Encoding silently override Content-Length; a proxy in front may have read the other one,
+/// so such a request could mean two things (request smuggling): it is refused instead (RFC 9112, 6.3).
+/// A Host value hiding bytes after a NUL (`Host: m.badoo.com<NUL>.evil`): libmicrohttpd hands values out as
+/// C strings (its sizes are strlen too), so the value would look like `m.badoo.com`. In its parsed header
+/// block a value's terminator is followed by the rest of the line ending (NUL, CR or LF) or, for a bare-LF
+/// line, by the next header's key; anything else was hidden by a NUL.
+static inline int routereg_mhd_head_check(struct MHD_Connection *connection) {
+    routereg_mhd_head_scan scan;
     memset(&scan, 0, sizeof scan);
-    scan.name = name;
-    MHD_get_connection_values(connection, MHD_HEADER_KIND, routereg_mhd_scan_header, &scan);
-    if (scan.value == NULL) return 0;
-    const char *after = scan.value + strlen(scan.value) + 1;
-    if (*after == '\0' || *after == '\r' || *after == '\n') return 0;
-    for (int i = 0; i < scan.count; i++)
-        if (scan.keys[i] == after) return 0;
-    return 1;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, routereg_mhd_scan_head, &scan);
+    int problems = 0;
+    if (scan.hosts > 1) problems |= ROUTEREG_HEAD_HOST_TWICE;
+    if (scan.lengths_differ) problems |= ROUTEREG_HEAD_LENGTH_CONFLICT;
+    if (scan.length != NULL && scan.transfer_encodings > 0) problems |= ROUTEREG_HEAD_LENGTH_AND_TE;
+    if (scan.host != NULL) {
+        const char *after = scan.host + strlen(scan.host) + 1;
+        if (*after != '\0' && *after != '\r' && *after != '\n') {
+            int known = 0;
+            for (int i = 0; i < scan.count; i++)
+                if (scan.keys[i] == after) known = 1;
+            if (!known) problems |= ROUTEREG_HEAD_HOST_NUL;
+        }
+    }
+    return problems;
 }
 
 /// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY)

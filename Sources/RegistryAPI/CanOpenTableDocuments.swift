@@ -55,7 +55,7 @@ final class CanOpenTableDocuments: Sendable {
             // What GetTable would answer as an error (a table over the size limit, say): the same text.
             return .refused(status: error.code == .invalidArgument ? 400 : 500, reason: "\(error)\n")
         }
-        guard let file else { return .refused(status: 404, reason: "app \"\(key.app)\" not found\n") }
+        guard let file else { return .refused(status: 404, reason: "app \(PlainEcho.quoted(key.app)) not found\n") }
         let document = StaticDocument(
             bytes: Array(file.bytes), contentType: "application/json", etag: file.etag, cacheControl: cacheControl)
         cache.withLock { cache in
@@ -95,7 +95,7 @@ final class CanOpenTableDocuments: Sendable {
             let known = Platform.allCases.map(\.rawValue).joined(separator: " or ")
             return .failure(
                 PathError(
-                    lookup: .refused(status: 400, reason: "platform: \"\(platform.prefix(40))\" is not \(known)\n")))
+                    lookup: .refused(status: 400, reason: "platform: \(PlainEcho.quoted(platform)) is not \(known)\n")))
         }
         let version: Version
         do { version = try Version(versionText) } catch {

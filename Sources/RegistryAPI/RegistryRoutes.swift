@@ -16,6 +16,10 @@ enum RegistryRoutes {
         var tables: CanOpenTableDocuments? = nil
         var console: ConsoleDocuments? = nil
         var links: ShortLinkPages? = nil
+        /// The class of each host (admin surfaces, link domains); nil: every route answers on every host.
+        var hostClasses: RegistryHostClasses? = nil
+        /// The token `/metrics` requires (nil: loopback clients only).
+        var metricsToken: String? = nil
         var readiness: @Sendable () -> Bool
         var metrics: ServerMetrics
         var build: BuildInfo
@@ -23,9 +27,11 @@ enum RegistryRoutes {
 
     /// The routes of a registry server.
     static func router(_ endpoints: Endpoints) -> Router {
-        let links = endpoints.links
-        var router = Router(classify: { host in links?.classify(host) ?? .any })
-        registerOperations(on: &router, endpoints)
+        let hostClasses = endpoints.hostClasses
+        var router = Router(classify: { host in hostClasses?.classify(host) ?? .any })
+        // Without a classifier every host is an admin host (and short links answer nowhere).
+        let admin = hostClasses == nil ? [HostClass.any] : RegistryHostClasses.adminRoutes
+        registerOperations(on: &router, endpoints, admin: admin)
         if let documents = endpoints.wellKnown {
             router.get("/.well-known/apple-app-site-association", label: "static") {
                 .respond(documents.respond(.aasa, $0))
@@ -47,24 +53,27 @@ enum RegistryRoutes {
                 .respond(.text(404, "not found: expected \(pattern)\n"))
             }
         }
-        if let links {
+        if let links = endpoints.links, hostClasses != nil {
             // Only on link domains: a short link, and an FDL-style long link.
-            router.get("/{code}", host: ShortLinkPages.hostClass, label: "link") {
+            let hosts = RegistryHostClasses.linkRoutes
+            router.get("/{code}", hosts: hosts, label: "link") {
                 .respond(links.respond(code: $0.parameters["code"] ?? "", $0))
             }
-            router.get("/", host: ShortLinkPages.hostClass, label: "link") { .respond(links.respondLongLink($0)) }
+            router.get("/", hosts: hosts, label: "link") { .respond(links.respondLongLink($0)) }
         }
         if let console = endpoints.console {
-            router.get(Self.console, label: "static", DocumentLookup.responder(console))
-            router.get(Self.console + "/*", label: "static", DocumentLookup.responder(console))
+            router.get(Self.console, hosts: admin, label: "static", DocumentLookup.responder(console))
+            router.get(Self.console + "/*", hosts: admin, label: "static", DocumentLookup.responder(console))
         }
         return router
     }
 
-    /// The routes every server of the registry's protocol has: JSON-RPC, health, metrics, its build.
-    static func registerOperations(on router: inout Router, _ endpoints: Endpoints) {
+    /// The routes every server of the registry's protocol has: JSON-RPC, health, metrics, its build. The API
+    /// and the metrics answer on hosts of the classes `admin`; health and the build on every host (they name
+    /// no tenant's data).
+    static func registerOperations(on router: inout Router, _ endpoints: Endpoints, admin: [HostClass]) {
         let rpc = endpoints.rpc
-        router.post("/rpc", label: "rpc", middleware: JSONRPCEndpoint.middleware) { rpc.respond($0) }
+        router.post("/rpc", hosts: admin, label: "rpc", middleware: JSONRPCEndpoint.middleware) { rpc.respond($0) }
         router.get("/healthz", label: "healthz") { _ in .respond(.text(200, "ok\n")) }
         router.get("/livez", label: "healthz") { _ in .respond(.text(200, "ok\n")) }
         let readiness = endpoints.readiness
@@ -72,7 +81,9 @@ enum RegistryRoutes {
             .respond(readiness() ? .text(200, "ready\n") : .text(503, "not ready\n"))
         }
         let metrics = endpoints.metrics
-        router.get("/metrics", label: "metrics") { _ in
+        router.get(
+            "/metrics", hosts: admin, label: "metrics", middleware: [MetricsAccess(token: endpoints.metricsToken)]
+        ) { _ in
             .respond(
                 HTTPResponse(
                     status: 200, body: Array(metrics.render().utf8),
@@ -94,8 +105,7 @@ extension RegistryRoutes {
     ) -> Router {
         var router = Router()
         registerOperations(
-            on: &router,
-            Endpoints(rpc: rpc, readiness: readiness, metrics: metrics, build: .unknown))
+            on: &router, Endpoints(rpc: rpc, readiness: readiness, metrics: metrics, build: .unknown), admin: [.any])
         if let documents { router.get("/*", label: "static", DocumentLookup.responder(documents)) }
         return router
     }

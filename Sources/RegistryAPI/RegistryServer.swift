@@ -22,10 +22,12 @@ public final class RegistryServer: Sendable {
     ///   - console: serve the web console (at `RegistryServer.consolePath`).
     ///   - build: what `GET /version` says.
     ///   - signInLimit: how many failed sign-ins lock a client address out, and for how long.
+    ///   - adminSurfaces: where `/rpc`, `/console/` and `/metrics` answer, and who may read `/metrics`.
     public init(
         service: RegistryService, configuration: HTTPServerConfiguration, cacheMaxAge: Int = 300,
         limits: JSONRPCLimits = JSONRPCLimits(), log: RequestLog = .standardError, console: Bool = false,
-        build: BuildInfo = .unknown, signInLimit: SignInLimiter.Policy = SignInLimiter.Policy()
+        build: BuildInfo = .unknown, signInLimit: SignInLimiter.Policy = SignInLimiter.Policy(),
+        adminSurfaces: AdminSurfaces = AdminSurfaces()
     ) {
         self.service = service
         let signIns = SignInLimiter(policy: signInLimit)
@@ -50,6 +52,8 @@ public final class RegistryServer: Sendable {
                 tables: CanOpenTableDocuments(service: service, cacheControl: cacheControl),
                 console: console ? ConsoleDocuments(root: RegistryRoutes.console) : nil,
                 links: ShortLinkPages(service: service),
+                hostClasses: RegistryHostClasses(service: service, adminHosts: adminSurfaces.adminHosts),
+                metricsToken: adminSurfaces.metricsToken,
                 readiness: { service.isReady() }, metrics: metrics, build: build))
         http = HTTPServer(configuration: configuration, router: router, metrics: metrics, log: log)
         Self.registerGauges(metrics, service: service)

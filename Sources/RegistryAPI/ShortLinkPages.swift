@@ -15,7 +15,6 @@ final class ShortLinkPages: Sendable {
     /// What clicks read of the snapshot, kept per snapshot `stamp`.
     private struct Hosts {
         var stamp: UInt64 = .max
-        var links: Set<String> = []
         /// Each app's fallback marker (the query item that keeps a visitor on the web).
         var fallbackItems: [String: String] = [:]
     }
@@ -52,14 +51,8 @@ final class ShortLinkPages: Sendable {
 
     private let service: RegistryService
     private let views = ThreadSharded { ThreadView() }
-    static let hostClass = HostClass("links")
 
     init(service: RegistryService) { self.service = service }
-
-    /// `links` for the registry's link domains; `.any` for every other host.
-    func classify(_ host: String) -> HostClass {
-        hosts { $0.links.contains(host) } ? Self.hostClass : .any
-    }
 
     /// Reads what clicks need of the current snapshot, made again once per snapshot (per thread).
     private func hosts<T: Sendable>(_ read: (Hosts) -> T) -> T {
@@ -68,7 +61,7 @@ final class ShortLinkPages: Sendable {
             if view.hosts.stamp != stamp {
                 let registry = service.snapshot.registry
                 view.hosts = Hosts(
-                    stamp: stamp, links: Set(registry.domains.filter(\.isLinkDomain).map { $0.host.lowercased() }),
+                    stamp: stamp,
                     fallbackItems: Dictionary(registry.apps.map { ($0.id, $0.fallback.queryItem) }) { first, _ in first
                     })
             }

@@ -27,14 +27,17 @@ public final class TestRegistryServer: Sendable {
     /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
     /// `maxSnapshotAge`, `readOnly` and `runtime` are the server's settings (`routereg serve` flags); `log`
     /// receives the runtime's and service's lines; `signInLimit` the failed sign-in limit (the server's default
-    /// unless a suite that sends many bad tokens on purpose loosens it).
+    /// unless a suite that sends many bad tokens on purpose loosens it). `console`, `adminSurfaces`,
+    /// `requestLog` and `logClientAddress` are `serve`'s web console, `--admin-hosts`/`--metrics-token-file`,
+    /// request log and `--log-client-address`.
     public init(
         suite: String, database: TestDatabase? = nil, snapshotFile: URL? = nil,
         maxSnapshotAge: Duration = .seconds(300), readOnly: Bool = false,
         runtime runtimeOptions: RegistryRuntime.Options = RegistryRuntime.Options(), cacheMaxAge: Int = 300,
         signInLimit: SignInLimiter.Policy = SignInLimiter.Policy(),
         delivery deliveryOptions: DeliveryWatch.Options? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in }, console: Bool = false,
+        adminSurfaces: AdminSurfaces = AdminSurfaces(), requestLog: RequestLog = .silent, logClientAddress: Bool = false
     ) throws {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
@@ -53,8 +56,11 @@ public final class TestRegistryServer: Sendable {
         }
         delivery?.start()
         server = RegistryServer(
-            service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
-            cacheMaxAge: cacheMaxAge, log: .silent, signInLimit: signInLimit)
+            service: service,
+            configuration: HTTPServerConfiguration(
+                host: "127.0.0.1", port: 0, threadPoolSize: 2, logClientAddress: logClientAddress),
+            cacheMaxAge: cacheMaxAge, log: requestLog, console: console, signInLimit: signInLimit,
+            adminSurfaces: adminSurfaces)
         try server.start()
     }
 

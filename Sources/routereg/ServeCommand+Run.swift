@@ -13,6 +13,8 @@ extension ServeCommand {
     /// finish), then the change listener, the pool and the embedded cluster.
     static func serve(_ options: Options) throws {
         let environment = ProcessInfo.processInfo.environment
+        // Read first: a bad token file stops the start before any database is started.
+        let metricsToken = try options.metricsTokenFile.map(Self.metricsToken(file:))
         let dataDirectory = URL(fileURLWithPath: options.dataDirectory, isDirectory: true).standardizedFileURL
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
 
@@ -61,11 +63,12 @@ extension ServeCommand {
             configuration: HTTPServerConfiguration(
                 host: address.host, port: address.port, threadPoolSize: options.threads,
                 connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit,
-                connectionMemoryLimit: options.connectionMemoryKiB * 1024),
+                connectionMemoryLimit: options.connectionMemoryKiB * 1024, logClientAddress: options.logClientAddress),
             cacheMaxAge: options.cacheMaxAge, log: requestLog, console: true,
             build: BuildInfo(
                 version: MiscCommands.version, commit: BuildInfo.commit(besideExecutable: CommandLine.arguments[0])),
-            signInLimit: SignInLimiter.Policy(maxFailures: options.signInLimit == 0 ? .max : options.signInLimit))
+            signInLimit: SignInLimiter.Policy(maxFailures: options.signInLimit == 0 ? .max : options.signInLimit),
+            adminSurfaces: AdminSurfaces(adminHosts: options.adminHosts, metricsToken: metricsToken))
         try server.start()
         let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
         // Written unbuffered: scripts and tests wait for this line to learn the port.
@@ -92,6 +95,19 @@ extension ServeCommand {
         case "-": return .standardOutput
         case let path?: return try .file(path)
         }
+    }
+
+    /// The token of `--metrics-token-file`: the file's text without surrounding white space, at least 16
+    /// characters (a scraper's secret, not a password), refused otherwise before the server starts.
+    private static func metricsToken(file path: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandFailure("--metrics-token-file: cannot read \(path)")
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count >= 16, !token.contains(where: { $0.isWhitespace }) else {
+            throw CommandFailure("--metrics-token-file: \(path) must hold one token of at least 16 characters")
+        }
+        return token
     }
 
     /// The bootstrap admin secret: `ROUTEREG_ADMIN_TOKEN`, or in embedded mode one generated once into

@@ -27,7 +27,8 @@ enum ServeCommand {
             --threads sets the request threads (default \(defaultThreads), one per core: of 1×, 2× and 4× the cores,
             one per core used the least CPU per request and had the lowest p99; bench/OPTIMIZATIONS.md).
             The request log (one JSON line per request) goes to standard error unless --access-log names a file
-            (appended to) or - (standard output); --quiet turns it off. A writer thread writes it in batches:
+            (appended to) or - (standard output); --quiet turns it off. It writes no client address unless
+            --log-client-address. A writer thread writes it in batches:
             requests never wait for it, and lines it cannot keep up with are dropped and counted in
             routereg_log_lines_dropped_total on /metrics.
             --connection-memory is each connection's buffer for the request line and headers and the response
@@ -42,6 +43,10 @@ enum ServeCommand {
             --click-retention-days: short links' click counters (and the per-domain counts of visits that found no
             link) of days older than this are deleted, in small batches, by one server of a fleet at a time
             (default 400, a year and a month; 0 keeps them forever).
+            /rpc, /console/ and /metrics answer on hosts that are not registry domains (the API's own name,
+            localhost); on a registry domain only if --admin-hosts names it (elsewhere: as an unknown path).
+            /metrics also needs the token of --metrics-token-file (Authorization: Bearer), or without one a
+            loopback client. /healthz, /livez, /readyz and /version answer everywhere.
             --config reads every flag above from a file, one NAME = VALUE per line (the flag without its dashes;
             true or false for a switch); flags on the command line win. Without --config,
             \(defaultConfigPath) is read if it exists (--config "" reads none).
@@ -59,6 +64,10 @@ enum ServeCommand {
                 "sign-in-limit", "N", "failed sign-ins per client address a minute, 0...100000 (default 10; 0: none)"),
             .value("access-log", "PATH|-", "append the request log to PATH, or - for standard output"),
             .bool("quiet", "no request log"),
+            .bool("log-client-address", "write the client's address in the request log (\"remote\")"),
+            .value(
+                "admin-hosts", "HOSTS", "registry domains (comma-separated) where /rpc, /console/, /metrics answer too"),
+            .value("metrics-token-file", "FILE", "bearer token /metrics requires (default: loopback clients only)"),
             .bool("read-only", "serve reads and refuse writes (hot standby)"),
             .value(
                 "request-timeout", "MS", "a write's deadline when its client sends none, 100...600000 (default 10000)"),
@@ -93,6 +102,11 @@ enum ServeCommand {
         var perIPLimit = 0
         var signInLimit = 10
         var quiet = false
+        var logClientAddress = false
+        /// Registry domains where the admin surfaces answer anyway.
+        var adminHosts: [String] = []
+        /// The file holding the token /metrics requires.
+        var metricsTokenFile: String?
         var readOnly = false
         var requestTimeoutMs = 10_000
         var maxSnapshotAge = 300
@@ -154,6 +168,14 @@ enum ServeCommand {
         options.perIPLimit = try number("per-ip-limit", 0...100_000, default: options.perIPLimit)
         options.signInLimit = try number("sign-in-limit", 0...100_000, default: options.signInLimit)
         options.quiet = arguments.bool("quiet")
+        options.logClientAddress = arguments.bool("log-client-address")
+        if let hosts = arguments.value("admin-hosts") {
+            options.adminHosts = try adminHosts(hosts)
+        }
+        if let path = arguments.value("metrics-token-file") {
+            guard !path.isEmpty else { throw UsageError("--metrics-token-file needs a file path") }
+            options.metricsTokenFile = path
+        }
         options.readOnly = arguments.bool("read-only")
         options.requestTimeoutMs = try number("request-timeout", 100...600_000, default: options.requestTimeoutMs)
         options.maxSnapshotAge = try number("max-snapshot-age", 1...31_536_000, default: options.maxSnapshotAge)
@@ -180,5 +202,23 @@ enum ServeCommand {
             throw UsageError("--listen must look like 127.0.0.1:8080 or [::1]:8080")
         }
         return options
+    }
+
+    /// The hosts of `--admin-hosts`: names separated by commas, each a plain host name (no scheme, path or
+    /// port), normalized as requests' `Host` is.
+    static func adminHosts(_ text: String) throws(UsageError) -> [String] {
+        var hosts: [String] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces)
+            let allowed = name.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "."
+            }
+            guard !name.isEmpty, allowed, !name.hasPrefix("."), !name.hasPrefix("-") else {
+                throw UsageError(
+                    "--admin-hosts must be host names separated by commas, like api.example.com,console.example.com")
+            }
+            hosts.append(HostName.normalize(name))
+        }
+        return hosts
     }
 }

@@ -172,7 +172,7 @@ struct RequestLogWriterTests {
     @Test("request ids are the process prefix and a hex number unique in it; the client address is dotted decimal")
     func requestIDsAndAddresses() throws {
         let lines = LogLines()
-        let server = try TestServer(log: .custom { lines.append($0) })
+        let server = try TestServer(configure: { $0.logClientAddress = true }, log: .custom { lines.append($0) })
         defer { server.stop() }
         let client = try server.client()
         for _ in 0..<18 { _ = try client.request("GET", "/healthz") }

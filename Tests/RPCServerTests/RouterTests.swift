@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import HTTPServing
@@ -61,7 +62,49 @@ struct RouterTests {
         #expect(label("POST", "/rpc", host: "go.badoo.com") == "rpc")
     }
 
+    @Test("a route on several host classes answers on each of them, and the host is classified once")
+    func routesOnSeveralClasses() {
+        let admin = HostClass("admin")
+        let links = HostClass("links")
+        let both = HostClass("admin+links")
+        let asked = Counter()
+        var router = Router(classify: { host in
+            asked.increment()
+            return host == "go.badoo.com"
+                ? links : host == "go2.badoo.com" ? both : host == "m.badoo.com" ? .any : admin
+        })
+        router.post("/rpc", hosts: [admin, both], label: "rpc") { _ in .respond(.text(200, "rpc")) }
+        router.get("/{code}", hosts: [links, both], label: "link") { _ in .respond(.text(302, "l")) }
+        router.get("/healthz", label: "health") { _ in .respond(.text(200, "ok")) }
+        func label(_ method: String, _ path: String, _ host: String) -> String {
+            switch router.resolve(method: method, path: path, host: { host }).0 {
+            case .route(let route): route.label
+            case .methodNotAllowed(let allow): "405 \(allow)"
+            case .notFound: "404"
+            }
+        }
+        #expect(label("POST", "/rpc", "api.badoo.com") == "rpc")
+        #expect(label("POST", "/rpc", "go2.badoo.com") == "rpc")
+        #expect(label("GET", "/summer", "go2.badoo.com") == "link")
+        #expect(label("POST", "/rpc", "go.badoo.com") == "405 GET, HEAD")
+        #expect(label("GET", "/summer", "go.badoo.com") == "link")
+        #expect(label("POST", "/rpc", "m.badoo.com") == "404")
+        #expect(label("GET", "/summer", "api.badoo.com") == "404")
+        let before = asked.value
+        #expect(label("GET", "/healthz", "go.badoo.com") == "health")
+        #expect(asked.value == before, "a route on every host needs no class")
+        _ = label("POST", "/rpc", "go.badoo.com")
+        #expect(asked.value == before + 1, "one classification per request")
+    }
+
     @Test func allowNamesEachMethodOnce() {
         #expect(Router.allowHeader(["GET", "HEAD", "GET", "POST"]) == "GET, HEAD, POST")
     }
+}
+
+/// Counts calls from the router's classifier.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -75,6 +75,15 @@ struct BinaryUsageTests {
         (["serve", "--click-retention-days", "36501"], "--click-retention-days must be a number in 0...36500"),
         (["serve", "--access-log="], "--access-log needs a file path or -"),
         (["serve", "--listen", "nowhere"], "--listen must look like 127.0.0.1:8080 or [::1]:8080"),
+        (
+            ["serve", "--admin-hosts", "api.example.com,,x"],
+            "--admin-hosts must be host names separated by commas, like api.example.com,console.example.com"
+        ),
+        (
+            ["serve", "--admin-hosts=https://api.example.com"],
+            "--admin-hosts must be host names separated by commas, like api.example.com,console.example.com"
+        ),
+        (["serve", "--metrics-token-file="], "--metrics-token-file needs a file path"),
         (["migrate", "--database-url"], "--database-url needs a value"),
         (["migrate", "--server", "http://x"], "unknown argument --server"),
         (["migrate", "extra"], "unknown argument extra"),
@@ -84,6 +93,20 @@ struct BinaryUsageTests {
         let result = try await BinaryRunner.run(arguments)
         #expect(result.status == 2 && result.stdout.isEmpty)
         #expect(result.stderr == "error: \(message)\n" + help)
+    }
+
+    /// A metrics token file that is missing or holds too short a token stops `serve` before it starts anything.
+    @Test func serveRefusesAWeakMetricsToken() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-token-\(UUID())")
+        try Data("short\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let weak = try await BinaryRunner.run([
+            "serve", "--metrics-token-file", file.path, "--data-dir", "/nonexistent/x",
+        ])
+        #expect(weak.status == 1 && weak.stdout.isEmpty)
+        #expect(weak.stderr.contains("must hold one token of at least 16 characters"), "\(weak.stderr)")
+        let missing = try await BinaryRunner.run(["serve", "--metrics-token-file", file.path + ".none"])
+        #expect(missing.status == 1 && missing.stderr.contains("cannot read"), "\(missing.stderr)")
     }
 
     /// A database `migrate` cannot reach exits 3, as an unreachable registry server does.

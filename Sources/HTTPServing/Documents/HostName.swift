@@ -2,8 +2,9 @@ import Glibc
 
 /// The host a request was sent to, normalized from its `Host` header so that documents are looked up by
 /// one spelling: lower-cased, port removed, trailing dot removed, IPv6 literal without brackets.
-enum HostName {
-    static func normalize(_ header: String?) -> String {
+public enum HostName {
+    /// The normalized host of a `Host` value (or of a host name an operator typed); "" for none.
+    public static func normalize(_ header: String?) -> String {
         guard let header else { return "" }
         if let plain = plainASCII(header) { return plain }
         var host = header.trimmingSpaces

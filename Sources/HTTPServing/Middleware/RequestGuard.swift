@@ -1,7 +1,14 @@
+import CMicroHTTPD
+
 /// Refuses, from the head alone, what the server must not try to answer: a NUL or control character in the
 /// request target (raw or `%00`) or a NUL in `Host` (libmicrohttpd's C strings would cut them silently,
-/// so the server would answer for another path or host), and a declared body over the limit (refused
-/// before it is read; libmicrohttpd then closes the connection).
+/// so the server would answer for another path or host); a request whose framing or host could be read two
+/// ways (two `Host` headers, `Content-Length` values that differ, `Content-Length` with `Transfer-Encoding`:
+/// libmicrohttpd picks one, a proxy in front may have picked the other); and a declared body over the limit
+/// (refused before it is read; libmicrohttpd then closes the connection).
+///
+/// The headers are scanned once, in C (`routereg_mhd_head_check`), for all of these together. The answers
+/// are fixed sentences: nothing of the request is echoed.
 public struct RequestGuard: HTTPMiddleware {
     public var hooks: HTTPMiddlewareHooks { [.head] }
 
@@ -11,8 +18,18 @@ public struct RequestGuard: HTTPMiddleware {
     public init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
 
     public func head(_ request: HTTPRequest) -> HTTPResponse? {
-        if request.targetHoldsControlCharacters || request.headerHoldsNUL("Host") {
+        let problems = request.headProblems
+        if request.targetHoldsControlCharacters || problems & Int(ROUTEREG_HEAD_HOST_NUL) != 0 {
             return .text(400, "bad request: NUL or control character in the request target or Host\n")
+        }
+        if problems & Int(ROUTEREG_HEAD_HOST_TWICE) != 0 {
+            return .text(400, "bad request: more than one Host header\n")
+        }
+        if problems & Int(ROUTEREG_HEAD_LENGTH_CONFLICT) != 0 {
+            return .text(400, "bad request: Content-Length headers with different values\n")
+        }
+        if problems & Int(ROUTEREG_HEAD_LENGTH_AND_TE) != 0 {
+            return .text(400, "bad request: both Content-Length and Transfer-Encoding\n")
         }
         if let length = request.contentLength, length > maxBodyBytes {
             return .text(413, "request body too large\n")

@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 
 /// Writes one JSON line per request once it is over: time, request id, method, path, the JSON-RPC methods
-/// it called, status, duration and the client's address (`RequestLog`).
+/// it called, status and duration (`RequestLog`); the client's address (`remote`) only when asked to, since
+/// an address identifies a visitor and the log is kept and shipped (`serve --log-client-address`).
 ///
 /// A logged GET makes no strings for its line: the id is written from the request's number and the
 /// address read from the connection as the line is written.
@@ -11,8 +12,13 @@ public struct RequestLogging: HTTPMiddleware {
     public var hooks: HTTPMiddlewareHooks { [.head, .finished] }
 
     public let log: RequestLog
+    /// Whether lines carry the client's address.
+    public let clientAddress: Bool
 
-    public init(log: RequestLog) { self.log = log }
+    public init(log: RequestLog, clientAddress: Bool = false) {
+        self.log = log
+        self.clientAddress = clientAddress
+    }
 
     public func head(_ request: HTTPRequest) -> HTTPResponse? {
         // Numbered in arrival order, so ids follow the order requests came in.
@@ -49,8 +55,10 @@ public struct RequestLogging: HTTPMiddleware {
             line.integer(request.status)
             line.key("durationMs")
             line.milliseconds(nanos: nanos)
-            line.key("remote")
-            Self.appendClientAddress(of: request, to: &line)
+            if clientAddress {
+                line.key("remote")
+                Self.appendClientAddress(of: request, to: &line)
+            }
         }
     }
 

@@ -15,8 +15,10 @@ public struct Router: Sendable {
     public final class Route: Sendable {
         /// The methods it answers (a GET route answers HEAD too).
         public let methods: [String]
-        /// The class of `Host` it answers on.
-        public let hostClass: HostClass
+        /// The classes of `Host` it answers on (`[.any]`: every host).
+        public let hostClasses: [HostClass]
+        /// Whether it answers on every host (no class to compute).
+        let anyHost: Bool
         /// The metrics label of its requests (`routereg_http_requests_total{handler=…}`).
         public let label: String
         /// Whether the request body is kept for the responder (else counted and dropped).
@@ -27,11 +29,13 @@ public struct Router: Sendable {
         let pattern: RoutePattern
 
         init(
-            methods: [String], hostClass: HostClass, label: String, takesBody: Bool, middleware: [any HTTPMiddleware],
+            methods: [String], hostClasses: [HostClass], label: String, takesBody: Bool,
+            middleware: [any HTTPMiddleware],
             responder: @escaping HTTPResponder, pattern: RoutePattern
         ) {
             self.methods = methods
-            self.hostClass = hostClass
+            self.hostClasses = hostClasses
+            self.anyHost = hostClasses.contains(.any)
             self.label = label
             self.takesBody = takesBody
             self.middleware = middleware
@@ -65,16 +69,25 @@ public struct Router: Sendable {
     /// Adds middleware that wraps every route.
     public mutating func use(_ middleware: any HTTPMiddleware) { self.middleware.append(middleware) }
 
-    /// Registers `responder` for `methods` on `pattern`.
+    /// Registers `responder` for `methods` on `pattern`, on hosts of class `host`.
     public mutating func add(
         _ methods: [String], _ pattern: String, host: HostClass = .any, label: String, takesBody: Bool = false,
+        middleware: [any HTTPMiddleware] = [], _ responder: @escaping HTTPResponder
+    ) {
+        add(
+            methods, pattern, hosts: [host], label: label, takesBody: takesBody, middleware: middleware, responder)
+    }
+
+    /// Registers `responder` for `methods` on `pattern`, on hosts of any of the classes `hosts`.
+    public mutating func add(
+        _ methods: [String], _ pattern: String, hosts: [HostClass], label: String, takesBody: Bool = false,
         middleware: [any HTTPMiddleware] = [], _ responder: @escaping HTTPResponder
     ) {
         let compiled = RoutePattern(pattern)
         var methods = methods
         if methods.contains("GET") && !methods.contains("HEAD") { methods.append("HEAD") }
         let route = Route(
-            methods: methods, hostClass: host, label: label, takesBody: takesBody, middleware: middleware,
+            methods: methods, hostClasses: hosts, label: label, takesBody: takesBody, middleware: middleware,
             responder: responder, pattern: compiled)
         if let literal = compiled.literalPath {
             exact[literal, default: []].append(route)
@@ -92,26 +105,34 @@ public struct Router: Sendable {
         _ pattern: String, host: HostClass = .any, label: String, middleware: [any HTTPMiddleware] = [],
         _ responder: @escaping HTTPResponder
     ) {
-        add(["GET"], pattern, host: host, label: label, middleware: middleware, responder)
+        add(["GET"], pattern, hosts: [host], label: label, middleware: middleware, responder)
     }
 
-    /// Registers a POST route, whose body is kept for the responder.
-    public mutating func post(
-        _ pattern: String, host: HostClass = .any, label: String, middleware: [any HTTPMiddleware] = [],
+    /// Registers a GET (and HEAD) route on hosts of any of the classes `hosts`.
+    public mutating func get(
+        _ pattern: String, hosts: [HostClass], label: String, middleware: [any HTTPMiddleware] = [],
         _ responder: @escaping HTTPResponder
     ) {
-        add(["POST"], pattern, host: host, label: label, takesBody: true, middleware: middleware, responder)
+        add(["GET"], pattern, hosts: hosts, label: label, middleware: middleware, responder)
+    }
+
+    /// Registers a POST route, whose body is kept for the responder, on hosts of any of the classes `hosts`.
+    public mutating func post(
+        _ pattern: String, hosts: [HostClass] = [.any], label: String, middleware: [any HTTPMiddleware] = [],
+        _ responder: @escaping HTTPResponder
+    ) {
+        add(["POST"], pattern, hosts: hosts, label: label, takesBody: true, middleware: middleware, responder)
     }
 
     /// The route for a request's head, with its path parameters.
     func resolve(method: String, path: String, host: () -> String) -> (Resolution, RouteParameters) {
-        // The host is classified only when a route bound to a class is a candidate, so the common requests
-        // (well-known files, /rpc) never pay for it.
+        // The host is classified only when a route bound to a class is a candidate, and at most once, so the
+        // well-known files never pay for it and a short link or /rpc pays one lookup.
         var classified: HostClass?
         func matches(_ route: Route) -> Bool {
-            guard route.hostClass != .any else { return true }
+            guard !route.anyHost else { return true }
             if classified == nil { classified = classify(host()) }
-            return route.hostClass == classified
+            return route.hostClasses.contains(classified!)
         }
         var allowed: [String] = []
         if let routes = exact[path] {

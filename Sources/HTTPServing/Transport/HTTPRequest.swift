@@ -101,10 +101,8 @@ public final class HTTPRequest: @unchecked Sendable {
         }
     }
 
-    /// Whether a header's raw value holds a NUL (which C strings would cut silently).
-    public func headerHoldsNUL(_ name: String) -> Bool {
-        name.withCString { routereg_mhd_header_has_nul(connection, $0) } != 0
-    }
+    /// What `routereg_mhd_head_check` finds wrong with the headers (`ROUTEREG_HEAD_*` bits; 0: nothing).
+    var headProblems: Int { Int(routereg_mhd_head_check(connection)) }
 
     /// The normalized `Host`: lower case, no port, no trailing dot (`HostName.normalize`).
     public var host: String {

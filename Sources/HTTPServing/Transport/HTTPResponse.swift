@@ -30,7 +30,8 @@ public struct HTTPResponse: Sendable {
     /// A plain 500, for what the server failed to answer otherwise (nothing more goes to the client).
     public static let internalError = HTTPResponse.text(500, "internal error\n")
 
-    /// Queues the reply on `connection`; must run inside that connection's access handler.
+    /// Queues the reply on `connection`; must run inside that connection's access handler. An error (400 and
+    /// up) goes out with `X-Content-Type-Options: nosniff` whoever built it (`errorHeaders`).
     ///
     /// A reply libmicrohttpd will not build (it refuses a header, or memory ran out) goes out as a plain 500
     /// instead: never as a response silently missing one of its headers. When not even that can be built,
@@ -40,12 +41,14 @@ public struct HTTPResponse: Sendable {
         if let shared {
             return (MHD_queue_response(connection, UInt32(status), shared.pointer), status)
         }
-        if let response = Self.response(body: body, contentType: contentType, headers: headers) {
+        if let response = Self.response(body: body, contentType: contentType, headers: headers, status: status) {
             defer { MHD_destroy_response(response) }
             return (MHD_queue_response(connection, UInt32(status), response), status)
         }
         let fallback = HTTPResponse.internalError
-        guard let response = Self.response(body: fallback.body, contentType: fallback.contentType, headers: [])
+        guard
+            let response = Self.response(
+                body: fallback.body, contentType: fallback.contentType, headers: [], status: fallback.status)
         else { return (MHD_Result.NO, status) }
         defer { MHD_destroy_response(response) }
         return (MHD_queue_response(connection, UInt32(fallback.status), response), fallback.status)
@@ -53,8 +56,10 @@ public struct HTTPResponse: Sendable {
 
     /// A response holding a copy of `body`, `Content-Type` (when given) and every one of `headers`, or nil
     /// (nothing leaked) when libmicrohttpd refuses: out of memory, or a header it rejects (an empty name or
-    /// value, CR or LF in either, a space or tab in the name).
-    static func response(body: [UInt8], contentType: String? = nil, headers: [(String, String)]) -> OpaquePointer? {
+    /// value, CR or LF in either, a space or tab in the name). A `status` of 400 and up adds `errorHeaders`.
+    static func response(
+        body: [UInt8], contentType: String? = nil, headers: [(String, String)], status: Int = 200
+    ) -> OpaquePointer? {
         let created = body.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(
                 raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
@@ -68,8 +73,18 @@ public struct HTTPResponse: Sendable {
             MHD_destroy_response(created)
             return nil
         }
+        if status >= 400, !headers.contains(where: { $0.0.lowercased() == "x-content-type-options" }) {
+            for (name, value) in errorHeaders where !add(name, value, to: created) {
+                MHD_destroy_response(created)
+                return nil
+            }
+        }
         return created
     }
+
+    /// What every error answer carries: error pages may hold bits of the request (a path parameter, a
+    /// query), and a browser must never sniff them as HTML; the text itself stays plain.
+    static let errorHeaders = [("X-Content-Type-Options", "nosniff")]
 
     /// `MHD_add_response_header` through `withCString`: the implicit conversion would copy each short string
     /// (most names and values) into a new array per call, this copies it onto the stack.
@@ -90,8 +105,8 @@ final class SharedResponse: @unchecked Sendable {
 
     /// Nil when libmicrohttpd refuses the body or a header (see `HTTPResponse.response`); the document is then
     /// answered 500 rather than served without that header.
-    init?(body: [UInt8], headers: [(String, String)]) {
-        guard let created = HTTPResponse.response(body: body, headers: headers) else { return nil }
+    init?(body: [UInt8], headers: [(String, String)], status: Int = 200) {
+        guard let created = HTTPResponse.response(body: body, headers: headers, status: status) else { return nil }
         pointer = created
     }
 
@@ -108,7 +123,7 @@ public final class PreparedResponse: Sendable {
     public init?(status: Int, body: [UInt8] = [], contentType: String? = nil, headers: [(String, String)] = []) {
         guard
             let shared = SharedResponse(
-                body: body, headers: contentType.map { [("Content-Type", $0)] + headers } ?? headers)
+                body: body, headers: contentType.map { [("Content-Type", $0)] + headers } ?? headers, status: status)
         else { return nil }
         self.status = status
         self.shared = shared

@@ -26,13 +26,16 @@ public struct HTTPServerConfiguration: Sendable {
     /// How much of the grace period deferred calls (long polls) get: a `Watch` may wait minutes for a change,
     /// and a deploy should not wait the whole grace period for it.
     public var deferredGracePeriod: Duration
+    /// Whether the request log writes the client's address (`"remote"`): off by default, since the log is
+    /// kept and shipped where the in-memory sign-in limiter's addresses are not (`serve --log-client-address`).
+    public var logClientAddress: Bool
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080,
         threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
         connectionLimit: Int = 4096, perIPConnectionLimit: Int = 0, connectionTimeoutSeconds: Int = 60,
         connectionMemoryLimit: Int = 0, maxBodyBytes: Int = 1 << 20, shutdownGracePeriod: Duration = .seconds(10),
-        deferredGracePeriod: Duration = .seconds(1)
+        deferredGracePeriod: Duration = .seconds(1), logClientAddress: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -44,6 +47,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod
         self.deferredGracePeriod = deferredGracePeriod
+        self.logClientAddress = logClientAddress
     }
 
     /// Parses a `--listen` value: `127.0.0.1:8080`, `[::1]:8080`, or `:8080` (loopback IPv4).

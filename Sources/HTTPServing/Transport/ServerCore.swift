@@ -48,7 +48,7 @@ final class ServerCore: Sendable {
         let middleware: [any HTTPMiddleware] =
             [
                 RequestMetrics(metrics: metrics), RequestGuard(maxBodyBytes: configuration.maxBodyBytes),
-                RequestLogging(log: log),
+                RequestLogging(log: log, clientAddress: configuration.logClientAddress),
             ] + router.middleware
         headMiddleware = middleware.filter { $0.hooks.contains(.head) }
         respondMiddleware = middleware.filter { $0.hooks.contains(.respond) }

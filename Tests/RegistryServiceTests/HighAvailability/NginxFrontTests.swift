@@ -1,4 +1,5 @@
 import Foundation
+import RegistryAPI
 import RegistryTesting
 import ProcessSpawn
 import Testing
@@ -8,9 +9,9 @@ import Testing
 #endif
 
 /// The nginx configuration DEPLOYMENT.md recommends (`deploy/nginx/routereg.conf`, read here as committed,
-/// with only its three marked values pointed at this test's ports and directories) in a real nginx in front of
-/// a real registry server: it caches the well-known files, passes the API through uncached, and keeps serving
-/// the last AASA when routereg is down.
+/// with only its marked values pointed at this test's ports and directories) in a real nginx in front of a real
+/// registry server: it caches the well-known files, passes the API through uncached, keeps serving the last
+/// AASA when routereg is down, and passes `/rpc` and `/console/` only for the API's names, `/metrics` never.
 @Suite(.serialized) struct NginxFrontTests {
     @Test func nginxServesTheCachedAASAWhileRoutregIsDown() async throws {
         let server = try TestRegistryServer(suite: "nginx", cacheMaxAge: 1)
@@ -47,6 +48,34 @@ import Testing
         #expect(during.header("X-Cache-Status") == "STALE", "\(during.head)")
         let api = await ProbeClient.onThread { ProbeClient.request(port: port, "POST", "/rpc", body: check) }
         #expect(api.status == 502, "the API is not answered from a cache: \(api.head)")
+    }
+
+    @Test func nginxPassesTheAdminSurfacesOnlyForTheAPIHost() async throws {
+        // routereg itself would answer them on m.badoo.com: what is refused here, nginx refused.
+        let server = try TestRegistryServer(
+            suite: "nginx_admin", console: true, adminSurfaces: AdminSurfaces(adminHosts: ["m.badoo.com"]))
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        let nginx = try NginxProcess(upstreamPort: server.server.port)
+        defer { nginx.stop() }
+        let port = UInt16(nginx.port)
+        let discover = #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"#
+        func request(_ method: String, _ path: String, host: String) async -> ProbeClient.Answer {
+            await ProbeClient.onThread {
+                ProbeClient.request(port: port, method, path, host: host, body: method == "POST" ? discover : "")
+            }
+        }
+        #expect(await request("POST", "/rpc", host: "localhost").status == 200)
+        #expect(await request("GET", "/console/", host: "localhost").status == 200)
+        #expect(await request("POST", "/rpc", host: "m.badoo.com").status == 404)
+        #expect(await request("GET", "/console/", host: "m.badoo.com").status == 404)
+        for host in ["localhost", "m.badoo.com"] {
+            let metrics = await request("GET", "/metrics", host: host)
+            #expect(metrics.status == 404 && !metrics.body.contains("routereg_"), "\(metrics.head)")
+        }
+        // Directly, from loopback, the scraper still reads it.
+        #expect(try await server.get("/metrics").1.statusCode == 200)
+        #expect(await request("GET", "/.well-known/apple-app-site-association", host: "m.badoo.com").status == 200)
     }
 }
 
