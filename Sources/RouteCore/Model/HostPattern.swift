@@ -30,7 +30,11 @@ public enum HostPattern {
     /// name at least two labels below its wildcard, so no one is handed a whole top-level domain).
     public static func validate(_ pattern: String, field: String) throws(RegistryError) {
         let host = wildcardSuffix(pattern) ?? pattern
-        do { try ModelValidation.host(host, field: field) } catch {
+        do {
+            // A host's own limit applies to the whole pattern, `*.` included (as the OpenRPC document says).
+            guard pattern.utf8.count <= 253 else { throw RegistryError.invalidArgument(field: field, "too long") }
+            try ModelValidation.host(host, field: field)
+        } catch {
             throw .invalidArgument(
                 field: field, "must be a lower-case host name (rt.example.com) or *. and one (*.rt.example.com)")
         }

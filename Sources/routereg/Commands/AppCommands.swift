@@ -21,12 +21,10 @@ enum AppCommands {
         .value("file", "FILE", "read the app as JSON (the API's App shape); flags override its fields"),
         .value(
             "hosts", "PATTERNS",
-            "host patterns a token limited to this app may add domains under, comma-separated "
-                + "('*.rt.example.com,rt.example.com'; '' for none); an admin token for every app only"),
-        .bool(
-            "share-names",
-            "let the app hold iOS app IDs, a package or host patterns another app holds; an admin token for every app only"
+            "host patterns ('*.rt.example.com,rt.example.com') an app-scoped admin adds domains under; all-apps admins only"
         ),
+        .bool(
+            "share-names", "let the app hold IDs, a package or host patterns another app holds; all-apps admins only"),
     ]
 
     static let specs: [CommandSpec] = [
