@@ -13,10 +13,7 @@ public enum HostOwnership {
     /// Why a scoped admin may not create `domain`, or nil. `apps` and `domains`: the registry's.
     public static func refusal(_ domain: Domain, apps: [App], domains: [Domain]) -> RegistryError? {
         let host = domain.host
-        var served = domain.apps
-        if let target = domain.aliasOf, let copied = domains.first(where: { $0.host == target }) {
-            served += copied.apps.filter { !served.contains($0) }
-        }
+        let served = appsServed(by: domain, in: domains)
         guard !served.isEmpty else {
             return refuse("a token limited to some apps creates only domains that serve one of them (domain.apps)")
         }
@@ -44,13 +41,27 @@ public enum HostOwnership {
             }
         }
         for existing in domains where HostPattern.isAtOrUnder(host, existing.host) {
-            if let other = existing.apps.first(where: { !served.contains($0) }) {
+            if let other = appsServed(by: existing, in: domains).first(where: { !served.contains($0) }) {
                 return refuse(
                     "\(host) is \(host == existing.host ? "" : "under ")\(ResourceName.domain(existing.host)), "
                         + "which serves \(ResourceName.app(other))")
             }
         }
         return nil
+    }
+
+    /// The apps whose sections `domain` serves: its own, and along its alias chain those of the domains it
+    /// copies (an alias of badoo's domain is badoo's too, though it lists no app).
+    static func appsServed(by domain: Domain, in domains: [Domain]) -> [String] {
+        var apps = domain.apps
+        var next = domain.aliasOf
+        var hops = 0
+        while let host = next, hops < 16, let target = domains.first(where: { $0.host == host }) {
+            apps += target.apps.filter { !apps.contains($0) }
+            next = target.aliasOf
+            hops += 1
+        }
+        return apps
     }
 
     private static func refuse(_ description: String) -> RegistryError {

@@ -11,6 +11,7 @@ import Testing
     ]
     static let domains = [
         Domain(host: "m.badoo.com", apps: ["badoo"]), Domain(host: "shared.example.com", apps: ["badoo", "rt"]),
+        Domain(host: "www.example.com", apps: [], aliasOf: "m.badoo.com"),
     ]
 
     static func refusal(_ host: String, _ apps: [String], aliasOf: String? = nil) -> RegistryError? {
@@ -34,6 +35,12 @@ import Testing
         #expect(badooZone.code == .permissionDenied)
         let under = try #require(Self.refusal("x.shared.example.com", ["rt"]))
         #expect(under.message.contains("domains/shared.example.com") && under.message.contains("apps/badoo"))
+    }
+
+    @Test func underAnAliasOfAnotherAppsDomain() throws {
+        // The alias lists no app, but it serves badoo's section.
+        let error = try #require(Self.refusal("x.www.example.com", ["rt"]))
+        #expect(error.message.contains("domains/www.example.com") && error.message.contains("apps/badoo"))
     }
 
     @Test func withoutPatternsOrApps() throws {
