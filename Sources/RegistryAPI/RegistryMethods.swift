@@ -10,12 +10,15 @@ public enum RegistryMethods {
     public static func table(_ service: RegistryService, openRPC: [UInt8]) -> [RPCMethod] {
         canOpen(service, check: CanOpenFlatParams.check, getTable: CanOpenFlatParams.getTable) + [
             RPCMethod(API.AppsCreate.self) { ctx, input in
-                try service.createApp(input.app, by: caller(ctx, input.requestID))
+                try service.createApp(
+                    input.app, shareNames: input.shareNames ?? false, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
             RPCMethod(API.AppsList.self) { ctx, input in try service.listApps(try page(input), within: ctx.scope) },
             RPCMethod(API.AppsUpdate.self) { ctx, input in
-                try service.updateApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
+                try service.updateApp(
+                    input.app, etag: input.etag, shareNames: input.shareNames ?? false,
+                    by: caller(ctx, input.requestID))
             },
             RPCMethod(API.AppsDelete.self) { ctx, input in
                 try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
@@ -24,7 +27,7 @@ public enum RegistryMethods {
             RPCMethod(API.DomainsCreate.self) { ctx, input in
                 try service.createDomain(input.domain, by: caller(ctx, input.requestID))
             },
-            RPCMethod(API.DomainsGet.self) { _, input in try service.getDomain(input.host) },
+            RPCMethod(API.DomainsGet.self) { _, input in try service.getDomainWithBudget(input.host) },
             RPCMethod(API.DomainsList.self) { ctx, input in
                 try service.listDomains(app: input.app, try page(input.page), within: ctx.scope)
             },
@@ -94,7 +97,9 @@ public enum RegistryMethods {
                     }
                 }
             },
-            RPCMethod(API.MatrixGet.self, encoder: MatrixJSON.encoder) { _, input in try service.matrix(app: input.app, platform: input.platform) },
+            RPCMethod(API.MatrixGet.self, encoder: MatrixJSON.encoder) { _, input in
+                try service.matrix(app: input.app, platform: input.platform)
+            },
             RPCMethod(API.TokensCreate.self) { ctx, input in
                 try service.createToken(input.token, by: caller(ctx), creator: ctx.registryPrincipal)
             },
@@ -176,7 +181,7 @@ public enum RegistryMethods {
     private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) throws(RegistryError) -> Caller {
         Caller(
             actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
-            idempotencyKey: try API.RequestID.validate(idempotencyKey))
+            idempotencyKey: try API.RequestID.validate(idempotencyKey), apps: context.scope)
     }
 
     /// Checks paging params once for every list method.

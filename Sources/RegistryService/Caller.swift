@@ -9,14 +9,22 @@ public struct Caller: Sendable, Hashable {
     /// The caller's `requestId` param (AIP-155): a retried write with the same key (same actor, same method)
     /// returns the first outcome instead of writing again.
     public var idempotencyKey: String?
+    /// The apps the caller's token is limited to; nil: every app (an all-apps token, the bootstrap admin,
+    /// or the server itself). Writes that only an admin for every app may make (sharing names, setting host
+    /// patterns, creating a domain outside them) read it.
+    public var apps: [String]?
 
     public init(
         actor: String, requestID: String? = nil, deadline: ContinuousClock.Instant? = nil,
-        idempotencyKey: String? = nil
+        idempotencyKey: String? = nil, apps: [String]? = nil
     ) {
         self.actor = actor
         self.requestID = requestID
         self.deadline = deadline
         self.idempotencyKey = idempotencyKey
+        self.apps = apps
     }
+
+    /// Whether the caller acts for every app.
+    public var isForEveryApp: Bool { apps == nil }
 }

@@ -11,12 +11,18 @@ extension RegistryService {
         Resource(stored.value, meta: stored.meta(named: .domain(stored.value.host)))
     }
 
-    public func createApp(_ app: App, by caller: Caller) throws(RegistryError) -> Resource<App> {
+    /// `Apps.Create`. `shareNames`: the app may hold names another app holds (`NameOwnership`); only a
+    /// caller for every app may send it, or give the app host patterns.
+    public func createApp(_ app: App, shareNames: Bool = false, by caller: Caller) throws(RegistryError)
+        -> Resource<App>
+    {
         try ModelValidation.app(app)
+        try Self.requireEveryApp(caller, shareNames: shareNames, hostsChanged: !(app.hosts ?? []).isEmpty)
         return try write(
             caller, method: API.AppsCreate.name, resource: .app(app.id), about: app.id
         ) {
             tx in
+            if !shareNames, let conflict = try self.nameConflict(app, before: nil, in: tx) { throw conflict.error }
             let stored = try self.store.apps.create(app, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
         }.value
@@ -41,13 +47,25 @@ extension RegistryService {
         }
     }
 
-    public func updateApp(_ app: App, etag: String?, by caller: Caller) throws(RegistryError) -> Resource<App> {
+    /// `Apps.Update`. `app.hosts` left out keeps the app's host patterns (so a scoped admin's update, which
+    /// may not change them, need not repeat them); `shareNames` as in `createApp`.
+    public func updateApp(_ app: App, etag: String?, shareNames: Bool = false, by caller: Caller)
+        throws(RegistryError) -> Resource<App>
+    {
         try ModelValidation.app(app)
+        try Self.requireEveryApp(caller, shareNames: shareNames, hostsChanged: false)
         return try write(
             caller, method: API.AppsUpdate.name, resource: .app(app.id), about: app.id
         ) {
             tx in
             let before = try self.store.apps.get(app.id, in: tx)
+            var app = app
+            if app.hosts == nil { app.hosts = before?.value.hosts }
+            let changed = (app.hosts ?? []) != (before?.value.hosts ?? [])
+            try Self.requireEveryApp(caller, shareNames: false, hostsChanged: changed)
+            if !shareNames, let conflict = try self.nameConflict(app, before: before?.value, in: tx) {
+                throw conflict.error
+            }
             let stored = try self.store.apps.update(app, expectedEtag: etag, in: tx)
             return Mutation(value: Self.resource(stored), before: before?.value, after: stored.value)
         }.value
@@ -92,6 +110,13 @@ extension RegistryService {
                             field: "domain.aliasOf", description: "\(ResourceName.domain(target)) does not exist")
                     ])
             }
+            if !caller.isForEveryApp,
+                let refusal = HostOwnership.refusal(
+                    domain, apps: try self.store.apps.all(in: tx).map(\.value),
+                    domains: try self.store.domains.all(in: tx).map(\.value))
+            {
+                throw refusal
+            }
             let stored = try self.store.domains.create(domain, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
         }.value
@@ -131,8 +156,42 @@ extension RegistryService {
                 let (aliasName, name) = (ResourceName.domain(alias.value.host), ResourceName.domain(host))
                 throw RegistryError.failedPrecondition("\(aliasName) is an alias of \(name): delete the alias first")
             }
+            // Deleted links do not hold the domain (their codes stay taken: `links` keeps their rows).
+            let live = try self.store.links.liveCount(domain: host, in: tx)
+            if live > 0 {
+                throw RegistryError.failedPrecondition(
+                    "\(ResourceName.domain(host)) has \(live) short link\(live == 1 ? "" : "s"): delete "
+                        + "\(live == 1 ? "it" : "them") first")
+            }
             let stored = try self.store.domains.delete(host, expectedEtag: etag, in: tx)
             return Mutation(value: Empty(), before: stored.value, after: nil)
         }
+    }
+
+    /// Refuses a caller limited to some apps what only an admin for every app may do: share names, or set
+    /// or change host patterns (they are the boundary between tenants' domains).
+    static func requireEveryApp(_ caller: Caller, shareNames: Bool, hostsChanged: Bool) throws(RegistryError) {
+        guard !caller.isForEveryApp else { return }
+        if shareNames {
+            throw RegistryError(
+                .permissionDenied, "shareNames: only an admin token for every app may share names between apps",
+                fieldViolations: [
+                    FieldViolation(field: "shareNames", description: "only an admin token for every app may send it")
+                ])
+        }
+        if hostsChanged {
+            throw RegistryError(
+                .permissionDenied, "app.hosts: only an admin token for every app may set an app's host patterns",
+                fieldViolations: [
+                    FieldViolation(field: "app.hosts", description: "only an admin token for every app may set them")
+                ])
+        }
+    }
+
+    /// A name `app` would newly hold that another app holds (`NameOwnership`), read in `tx`.
+    func nameConflict(_ app: App, before: App?, in tx: Transaction) throws -> NameOwnership.Conflict? {
+        NameOwnership.conflict(
+            claimedBy: app, before: before, others: try store.apps.all(in: tx).map(\.value),
+            domains: try store.domains.all(in: tx).map(\.value))
     }
 }

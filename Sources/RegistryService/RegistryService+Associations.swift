@@ -95,9 +95,11 @@ extension RegistryService {
         }
         var documents: [API.AssociationsPreview.Document] = []
         var lint: [LintFinding] = []
+        var generated: [String: HostFiles] = [:]
         for domain in registry.domains.sorted(by: { $0.host < $1.host }) {
             let host = domain.host.lowercased()
             let files = try Generator.hostFiles(registry: registry, host: host)
+            generated[host] = files
             lint += files.lint
             for (kind, file) in [(DocumentKind.aasa, files.aasa), (.assetlinks, files.assetlinks)] {
                 let served = current.document(host: host, kind: kind)
@@ -113,6 +115,8 @@ extension RegistryService {
                         document: try Self.decodeDocument(file.bytes), diff: diff))
             }
         }
+        // Refused as the write itself would be: the app's section past its share of a shared domain.
+        try checkShares(generated, registry: registry, index: RegistryIndex(registry), touched: [input.app])
         return API.AssociationsPreview.Output(documents: documents, lint: lint)
     }
 

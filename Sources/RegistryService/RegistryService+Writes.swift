@@ -240,6 +240,7 @@ extension RegistryService {
                 releasesByApp: releasesByApp)
         }
         hostFiles.retain(hosts: Set(files.keys))
+        try checkShares(files, registry: registry, index: index, touched: apps)
         var result = Regenerated()
         let hosts = files.keys.sorted()
         let heads = try heads(of: hosts, served: served, in: tx)

@@ -135,6 +135,11 @@ struct ReadmeWalkthroughTests {
             if line.contains("token list") {
                 #expect(result.stdout.contains("badoo-ci") && result.stdout.contains("2030-12-31"), "\(result.stdout)")
             }
+            if line.contains("domain get") {
+                // badoo's part of the AASA against its share of Apple's limit (the whole of it, less the
+                // shared part, as the only iOS app there).
+                #expect(result.stdout.contains("AASA BYTES") && result.stdout.contains("badoo"), "\(result.stdout)")
+            }
         }
         #expect(secrets.count == 2 && secrets.allSatisfy { $0.hasPrefix("rr_") })
         let scoped = try await server.result("Tokens.WhoAmI", [:], token: secrets[0])

@@ -33,10 +33,10 @@ class MethodInfo(NamedTuple):
 
 
 METHOD_INFO: Dict[str, MethodInfo] = {
-    "Apps.Create": MethodInfo("admin", False, True, None, (('app', True), ('requestId', False))),
+    "Apps.Create": MethodInfo("admin", False, True, None, (('app', True), ('shareNames', False), ('requestId', False))),
     "Apps.Get": MethodInfo("reader", True, False, None, (('app', True),)),
     "Apps.List": MethodInfo("reader", True, False, "apps", (('pageSize', False), ('pageToken', False))),
-    "Apps.Update": MethodInfo("admin", False, True, None, (('app', True), ('etag', False), ('requestId', False))),
+    "Apps.Update": MethodInfo("admin", False, True, None, (('app', True), ('etag', False), ('shareNames', False), ('requestId', False))),
     "Apps.Delete": MethodInfo("admin", False, True, None, (('app', True), ('etag', False), ('requestId', False))),
     "Domains.Create": MethodInfo("admin", False, True, None, (('domain', True), ('requestId', False))),
     "Domains.Get": MethodInfo("reader", True, False, None, (('host', True),)),
@@ -88,9 +88,9 @@ class _Methods:
     def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    def apps_create(self, app: App, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
+    def apps_create(self, app: App, share_names: Optional[Optional[bool]] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Creates an app. (`Apps.Create`, admin)."""
-        params: Dict[str, Any] = {"app": app, "requestId": request_id}
+        params: Dict[str, Any] = {"app": app, "shareNames": share_names, "requestId": request_id}
         return cast("AppOutput", self._call("Apps.Create", params, timeout))
 
     def apps_get(self, app: Identifier, *, timeout: Optional[float] = None) -> AppOutput:
@@ -103,9 +103,9 @@ class _Methods:
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("AppsListResult", self._call("Apps.List", params, timeout))
 
-    def apps_update(self, app: App, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
+    def apps_update(self, app: App, etag: Optional[Etag] = None, share_names: Optional[Optional[bool]] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Replaces everything of an app but its id. (`Apps.Update`, admin)."""
-        params: Dict[str, Any] = {"app": app, "etag": etag, "requestId": request_id}
+        params: Dict[str, Any] = {"app": app, "etag": etag, "shareNames": share_names, "requestId": request_id}
         return cast("AppOutput", self._call("Apps.Update", params, timeout))
 
     def apps_delete(self, app: Identifier, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
@@ -325,9 +325,9 @@ class _AsyncMethods:
     async def _call(self, method: str, params: Dict[str, Any], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    async def apps_create(self, app: App, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
+    async def apps_create(self, app: App, share_names: Optional[Optional[bool]] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Creates an app. (`Apps.Create`, admin)."""
-        params: Dict[str, Any] = {"app": app, "requestId": request_id}
+        params: Dict[str, Any] = {"app": app, "shareNames": share_names, "requestId": request_id}
         return cast("AppOutput", await self._call("Apps.Create", params, timeout))
 
     async def apps_get(self, app: Identifier, *, timeout: Optional[float] = None) -> AppOutput:
@@ -340,9 +340,9 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"pageSize": page_size, "pageToken": page_token}
         return cast("AppsListResult", await self._call("Apps.List", params, timeout))
 
-    async def apps_update(self, app: App, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
+    async def apps_update(self, app: App, etag: Optional[Etag] = None, share_names: Optional[Optional[bool]] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> AppOutput:
         """Replaces everything of an app but its id. (`Apps.Update`, admin)."""
-        params: Dict[str, Any] = {"app": app, "etag": etag, "requestId": request_id}
+        params: Dict[str, Any] = {"app": app, "etag": etag, "shareNames": share_names, "requestId": request_id}
         return cast("AppOutput", await self._call("Apps.Update", params, timeout))
 
     async def apps_delete(self, app: Identifier, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:

@@ -521,6 +521,8 @@ class App(_AppRequired, total=False):
     schemes: List[str]
     fallback: AppFallback
     defaults: Optional[MatchDefaults]
+    #: Host patterns a token limited to this app may create domains under. Only an admin token for ...
+    hosts: Optional[List[str]]
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input (so a resource read with Get can be sent back).
@@ -548,6 +550,8 @@ class AppOutput(_AppOutputRequired, total=False):
     schemes: List[str]
     fallback: AppOutputFallback
     defaults: Optional[MatchDefaultsOutput]
+    #: Host patterns a token limited to this app may create domains under (set by an admin for ...
+    hosts: Optional[List[str]]
     #: RFC 3339 timestamp, UTC.
     updateTime: Optional[str]
 
@@ -570,6 +574,8 @@ class Domain(_DomainRequired, total=False):
     links: Optional[bool]
     #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
     longLinkPreviews: Optional[bool]
+    #: Output only; ignored on input (so a resource read with Get can be sent back).
+    aasaBudget: Any
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input (so a resource read with Get can be sent back).
@@ -602,8 +608,20 @@ class DomainOutput(_DomainOutputRequired, total=False):
     links: Optional[bool]
     #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
     longLinkPreviews: Optional[bool]
+    #: Domains.Get only: each iOS app's bytes and share of the served apple-app-site-association ...
+    aasaBudget: Optional[List[AASAShare]]
     #: RFC 3339 timestamp, UTC.
     updateTime: Optional[str]
+
+
+class AASAShare(TypedDict):
+    """One app's part of a domain's AASA size budget."""
+
+    app: Identifier
+    #: The bytes of the app's section of the served apple-app-site-association: its details entries ...
+    bytes: int
+    #: The bytes the app may use: Apple's limit (131072) less the document's shared part, divided ...
+    share: int
 
 
 class _RouteRequired(TypedDict):
@@ -1094,6 +1112,7 @@ __all__ = [
     "AASADocument_component",
     "AASADocument_defaults",
     "AASADocument_detail",
+    "AASAShare",
     "App",
     "AppAndroid",
     "AppFallback",

@@ -4,7 +4,8 @@ Collected only when ROUTEREG_BIN names the server binary (see conftest.py); DATA
 through (otherwise the server runs its embedded cluster under a temporary data directory). Every result the
 server returns is validated against its method's result schema in Schema/registry.openrpc.json.
 
-Names carry a random suffix so the module can run again on the same database.
+Names carry a random suffix so the module can run again on the same database. The apps all name badoo's iOS
+app ID, which the admin (for every app) shares between them on purpose (share_names).
 """
 
 import http.client
@@ -166,7 +167,7 @@ def test_design_scenario(server, admin, anonymous, validated, names):
     created = admin.apps_create({
         "id": app, "displayName": "Badoo", "ios": {"appIds": [IOS_APP_ID]},
         "android": {"packageName": "com.badoo.mobile", "sha256CertFingerprints": [":".join(["AB"] * 32)]},
-        "fallback": {"queryItem": "ul_fallback"}})
+        "fallback": {"queryItem": "ul_fallback"}}, share_names=True)
     assert created["name"] == f"apps/{app}" and created["etag"]
     assert created["fallback"]["queryItem"] == "ul_fallback"
     for host in (root, m):
@@ -329,7 +330,7 @@ def test_roles_and_authentication(server, admin, anonymous, validated, names):
 
 def test_application_and_protocol_errors(server, admin, names, openrpc):
     app = f"err-{names['app']}"
-    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}})
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}}, share_names=True)
     host = f"err.{names['root']}"
     admin.domains_create({"host": host, "apps": [app]})
 
@@ -371,7 +372,7 @@ def test_application_and_protocol_errors(server, admin, names, openrpc):
 def test_every_other_method_round_trip(server, admin, validated, names):
     app = f"full-{names['app']}"
     host = f"full.{names['root']}"
-    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}, "schemes": ["fullapp"]})
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}, "schemes": ["fullapp"]}, share_names=True)
     assert app in [a["id"] for a in admin.iter_apps(page_size=1)]
     current = admin.apps_get(app)
     assert admin.apps_update({**current, "displayName": "Full"}, etag=current["etag"])["displayName"] == "Full"
@@ -453,7 +454,7 @@ def test_readme_ci_example_publishes_a_release(server, admin, names, tmp_path):
     script = tmp_path / "publish_release.py"
     script.write_text(example.group(1), encoding="utf-8")
     app, host = f"ci-{names['app']}", f"ci.{names['root']}"
-    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}})
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}}, share_names=True)
     admin.domains_create({"host": host, "apps": [app]})
     admin.routes_create(app, {"id": "profile", "pattern": {"path": "/u/*"}, "platforms": {"ios": {"since": "5.0"}}})
     secret = admin.tokens_create({"displayName": f"ci-{app}", "role": "releaser"})["secret"]
@@ -485,7 +486,7 @@ def test_readme_more_example_runs_with_the_cli_config_file(server, admin, tmp_pa
     assert example, "README.md has the second example"
     script = tmp_path / "more.py"
     script.write_text(example.group(1), encoding="utf-8")
-    admin.apps_create({"id": "badoo", "ios": {"appIds": [IOS_APP_ID]}})
+    admin.apps_create({"id": "badoo", "ios": {"appIds": [IOS_APP_ID]}}, share_names=True)
     admin.domains_create({"host": "m.badoo.com", "apps": ["badoo"]})
     admin.routes_create("badoo", {"id": "lookalikes", "pattern": {"path": "/l/a/*"},
                                   "platforms": {"ios": {"since": "5.12.0"}}})
@@ -509,7 +510,7 @@ def test_links_round_trip(server, admin, validated, names):
     # making any twice; each link read, listed, updated, resolved, counted and deleted.
     app = f"links-{names['app']}"
     web, links_host = f"www.{names['root']}", f"go.{names['root']}"
-    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID], "appStoreId": "351331194"}})
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID], "appStoreId": "351331194"}}, share_names=True)
     admin.domains_create({"host": web, "apps": [app]})
     admin.domains_create({"host": links_host, "apps": [app], "links": True})
     admin.routes_create(app, {"id": "offers", "pattern": {"path": "/offer/*"}, "platforms": {"ios": {"since": "2.0"}}})

@@ -12,12 +12,14 @@ export async function render(main, ctx, [appId]) {
     h("td", null, app.displayName ?? ""),
     h("td", { class: "mono" }, (app.ios?.appIds ?? []).join(", ")),
     h("td", { class: "mono" }, app.android?.packageName ?? ""),
+    // Where the app's scoped admins may add domains (set with routereg app update --hosts).
+    h("td", { class: "mono" }, (app.hosts ?? []).join(", ")),
     h("td", { class: "links" },
       h("a", { href: `#/apps/${encodeURIComponent(app.id)}` }, "Routes"),
       h("a", { href: `#/matrix/${encodeURIComponent(app.id)}/ios` }, "Matrix"),
       h("a", { href: `#/publish/${encodeURIComponent(app.id)}` }, "Publish"))));
   fill(main, heading("Apps"),
-    rows.length ? table(["App", "Name", "iOS app IDs", "Android package", ""], rows)
+    rows.length ? table(["App", "Name", "iOS app IDs", "Android package", "Host patterns", ""], rows)
       : h("p", { class: "empty" }, "No apps yet: create one with routereg app create."));
 }
 

@@ -8,7 +8,13 @@ extension API {
         public static func scope(_ input: Input) -> CallScope { .app(input.app.id) }
         public struct Params: Codable, Sendable {
             public var app: App
-            public init(app: App) { self.app = app }
+            /// Lets the app hold names (iOS app IDs, the Android package, host patterns) another app holds.
+            /// Only an admin token for every app may send it (`NameOwnership`).
+            public var shareNames: Bool?
+            public init(app: App, shareNames: Bool? = nil) {
+                self.app = app
+                self.shareNames = shareNames
+            }
         }
         public typealias Input = WriteRequest<Params>
         public typealias Output = Resource<App>
@@ -41,9 +47,12 @@ extension API {
         public struct Params: Codable, Sendable {
             public var app: App
             public var etag: String?
-            public init(app: App, etag: String? = nil) {
+            /// As `Apps.Create`'s: lets the app hold names another app holds.
+            public var shareNames: Bool?
+            public init(app: App, etag: String? = nil, shareNames: Bool? = nil) {
                 self.app = app
                 self.etag = etag
+                self.shareNames = shareNames
             }
         }
         public typealias Input = WriteRequest<Params>
@@ -88,7 +97,7 @@ extension API {
             public var host: String
             public init(host: String) { self.host = host }
         }
-        public typealias Output = Resource<Domain>
+        public typealias Output = DomainDetail
     }
 
     public enum DomainsList: RPCMethodDescriptor, PageKey {

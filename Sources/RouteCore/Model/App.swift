@@ -15,10 +15,15 @@ public struct App: Sendable, Hashable, Codable {
     public var fallback: FallbackPolicy
     /// Default matching options for this app's routes (rule > app > domain).
     public var defaults: MatchDefaults?
+    /// The host patterns a token scoped to this app may create domains under (`rt.example.com`,
+    /// `*.rt.example.com`: every host below it). Only an admin for every app sets them (`HostPattern`).
+    /// nil or empty: none, so a scoped admin creates no domain for the app.
+    public var hosts: [String]?
 
     public init(
         id: String, displayName: String? = nil, ios: IOSConfig? = nil, android: AndroidConfig? = nil,
-        schemes: [String] = [], fallback: FallbackPolicy = FallbackPolicy(), defaults: MatchDefaults? = nil
+        schemes: [String] = [], fallback: FallbackPolicy = FallbackPolicy(), defaults: MatchDefaults? = nil,
+        hosts: [String]? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -27,6 +32,7 @@ public struct App: Sendable, Hashable, Codable {
         self.schemes = schemes
         self.fallback = fallback
         self.defaults = defaults
+        self.hosts = hosts
     }
 
     /// Whether the app has a side on `platform` (app IDs for iOS, a package for Android). Without one, the
@@ -39,7 +45,7 @@ public struct App: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, displayName, ios, android, schemes, fallback, defaults
+        case id, displayName, ios, android, schemes, fallback, defaults, hosts
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,6 +57,7 @@ public struct App: Sendable, Hashable, Codable {
         schemes = try c.decodeIfPresent([String].self, forKey: .schemes) ?? []
         fallback = try c.decodeIfPresent(FallbackPolicy.self, forKey: .fallback) ?? FallbackPolicy()
         defaults = try c.decodeIfPresent(MatchDefaults.self, forKey: .defaults)
+        hosts = try c.decodeIfPresent([String].self, forKey: .hosts)
     }
 }
 

@@ -17,6 +17,14 @@ extension ModelValidation {
         }
         for (i, name) in app.schemes.enumerated() { try scheme(name, field: "\(field).schemes[\(i)]") }
         try fallback(app.fallback, field: "\(field).fallback")
+        let hosts = app.hosts ?? []
+        if hosts.count > 100 { throw .invalidArgument(field: "\(field).hosts", "must list at most 100 patterns") }
+        for (i, pattern) in hosts.enumerated() {
+            try HostPattern.validate(pattern, field: "\(field).hosts[\(i)]")
+            if hosts[..<i].contains(pattern) {
+                throw .invalidArgument(field: "\(field).hosts[\(i)]", "lists \(pattern) twice")
+            }
+        }
     }
 
     /// Validates a fallback policy: the marker must be a plain query item with a non-empty value, since

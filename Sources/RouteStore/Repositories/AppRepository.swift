@@ -8,7 +8,7 @@ public struct AppRepository: Sendable {
     private static let columns: SQLQuery = """
         id, display_name, ios_app_ids, ios_webcredentials, ios_app_clips, ios_app_store_id, android_package,
         android_fingerprints, schemes, fallback_query_item, fallback_value, default_case_sensitive,
-        default_percent_encoded, etag, created_at, updated_at
+        default_percent_encoded, hosts, etag, created_at, updated_at
         """
 
     /// Stores a new app; ALREADY_EXISTS if the id is taken.
@@ -19,12 +19,12 @@ public struct AppRepository: Sendable {
                     """
                     INSERT INTO apps (id, display_name, ios_app_ids, ios_webcredentials, ios_app_clips,
                         ios_app_store_id, android_package, android_fingerprints, schemes, fallback_query_item,
-                        fallback_value, default_case_sensitive, default_percent_encoded)
+                        fallback_value, default_case_sensitive, default_percent_encoded, hosts)
                     VALUES (\(app.id), \(app.displayName), \(app.ios?.appIds)::text[], \(app.ios?.webcredentials),
                         \(app.ios?.appClips)::text[], \(app.ios?.appStoreId), \(app.android?.packageName),
                         \(app.android?.sha256CertFingerprints ?? [])::text[], \(app.schemes)::text[],
                         \(app.fallback.queryItem), \(app.fallback.value), \(app.defaults?.caseSensitive),
-                        \(app.defaults?.percentEncoded))
+                        \(app.defaults?.percentEncoded), \(Self.hosts(app))::text[])
                     RETURNING \(AppRepository.columns)
                     """)[0])
         }
@@ -65,7 +65,8 @@ public struct AppRepository: Sendable {
                 android_fingerprints = \(app.android?.sha256CertFingerprints ?? [])::text[],
                 schemes = \(app.schemes)::text[], fallback_query_item = \(app.fallback.queryItem),
                 fallback_value = \(app.fallback.value), default_case_sensitive = \(app.defaults?.caseSensitive),
-                default_percent_encoded = \(app.defaults?.percentEncoded), etag = etag + 1, updated_at = now()
+                default_percent_encoded = \(app.defaults?.percentEncoded), hosts = \(Self.hosts(app))::text[],
+                etag = etag + 1, updated_at = now()
             WHERE id = \(app.id) AND (\(ETag.parse(expectedEtag))::bigint IS NULL OR etag = \(ETag.parse(expectedEtag)))
             RETURNING \(AppRepository.columns)
             """)
@@ -110,7 +111,14 @@ public struct AppRepository: Sendable {
             fallback: FallbackPolicy(
                 queryItem: try row.string("fallback_query_item"), value: try row.string("fallback_value")),
             defaults: caseSensitive == nil && percentEncoded == nil
-                ? nil : MatchDefaults(caseSensitive: caseSensitive, percentEncoded: percentEncoded))
+                ? nil : MatchDefaults(caseSensitive: caseSensitive, percentEncoded: percentEncoded),
+            hosts: try row.optionalStrings("hosts"))
         return try row.stored(app)
+    }
+
+    /// The host patterns as stored: none is NULL, so an app reads back the same whether it sent `[]` or nothing.
+    private static func hosts(_ app: App) -> [String]? {
+        guard let hosts = app.hosts, !hosts.isEmpty else { return nil }
+        return hosts
     }
 }

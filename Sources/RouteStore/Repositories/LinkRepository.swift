@@ -167,6 +167,11 @@ public struct LinkRepository: Sendable {
         return try decode(row)
     }
 
+    /// How many links on `domain` are not deleted: a domain with any cannot be deleted.
+    public func liveCount(domain: String, in tx: Transaction) throws -> Int {
+        try tx.query("SELECT count(*) AS n FROM links WHERE domain = \(domain) AND deleted_at IS NULL")[0].int("n")
+    }
+
     /// Marks the link deleted. A stale `expectedEtag` fails ABORTED.
     public func delete(domain: String, code: String, expectedEtag: String?, in tx: Transaction) throws -> StoredLink {
         let rows = try tx.query(

@@ -19,6 +19,12 @@ enum AppCommands {
         .value("fallback-query-item", "NAME", "fallback marker query item (default ul_fallback)"),
         .value("fallback-value", "VALUE", "fallback marker value (default 1)"),
         .value("file", "FILE", "read the app as JSON (the API's App shape); flags override its fields"),
+        .value(
+            "hosts", "PATTERNS",
+            "host patterns ('*.rt.example.com,rt.example.com') an app-scoped admin adds domains under; all-apps admins only"
+        ),
+        .bool(
+            "share-names", "let the app hold IDs, a package or host patterns another app holds; all-apps admins only"),
     ]
 
     static let specs: [CommandSpec] = [
@@ -37,7 +43,10 @@ enum AppCommands {
         CommandSpec(
             ["app", "update"], summary: "change an app (only the fields given by flags)",
             positionals: [appArgument], flags: appFlags + [CommonFlags.etag],
-            examples: ["app update badoo --android-package com.badoo.mobile --android-fingerprint AA:BB:..."],
+            examples: [
+                "app update badoo --android-package com.badoo.mobile --android-fingerprint AA:BB:...",
+                "app update rt --hosts '*.rt.example.com,rt.example.com'",
+            ],
             action: .run(update)),
         CommandSpec(
             ["app", "delete"], summary: "delete an app (refused while domains list it)", positionals: [appArgument],
@@ -51,7 +60,8 @@ enum AppCommands {
             app.id = run.argument(0)
         }
         try apply(run.arguments, to: &app)
-        let (created, raw) = try run.call(API.AppsCreate.self, WriteRequest(.init(app: app)))
+        let (created, raw) = try run.call(
+            API.AppsCreate.self, WriteRequest(.init(app: app, shareNames: shareNames(run.arguments))))
         if run.json { return run.printJSON(raw) }
         run.print("Created \(created.meta.name).")
         run.print(describe(created, run))
@@ -87,7 +97,8 @@ enum AppCommands {
         }
         try apply(run.arguments, to: &app)
         let etag = run.arguments.value("etag") ?? current.meta.etag
-        let (updated, raw) = try run.call(API.AppsUpdate.self, WriteRequest(.init(app: app, etag: etag)))
+        let (updated, raw) = try run.call(
+            API.AppsUpdate.self, WriteRequest(.init(app: app, etag: etag, shareNames: shareNames(run.arguments))))
         if run.json { return run.printJSON(raw) }
         run.print("Updated \(updated.meta.name).")
         run.print(describe(updated, run))
@@ -130,6 +141,16 @@ enum AppCommands {
         if arguments.has("scheme") { app.schemes = arguments.values("scheme") }
         if let item = arguments.value("fallback-query-item") { app.fallback.queryItem = item }
         if let value = arguments.value("fallback-value") { app.fallback.value = value }
+        if let hosts = arguments.value("hosts") {
+            app.hosts = hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
+        }
+    }
+
+    /// `--share-names` as the API's `shareNames` (left out when not given).
+    static func shareNames(_ arguments: ParsedArguments) -> Bool? {
+        arguments.bool("share-names") ? true : nil
     }
 
     /// The app as aligned `field  value` lines.
@@ -147,6 +168,7 @@ enum AppCommands {
             for fingerprint in android.sha256CertFingerprints { rows.append(["cert fingerprint", fingerprint]) }
         }
         if !value.schemes.isEmpty { rows.append(["schemes", value.schemes.joined(separator: ", ")]) }
+        if let hosts = value.hosts, !hosts.isEmpty { rows.append(["host patterns", hosts.joined(separator: ", ")]) }
         rows.append(["fallback marker", "\(value.fallback.queryItem)=\(value.fallback.value)"])
         rows.append(["created", run.ago(app.meta.createTime)])
         if let updated = app.meta.updateTime { rows.append(["updated", run.ago(updated)]) }

@@ -1,6 +1,6 @@
 import RouteCore
 
-/// `routereg domain add|list|remove`.
+/// `routereg domain add|get|list|remove`.
 enum DomainCommands {
     static let hostArgument = PositionalSpec(name: "HOST", summary: "the host name, e.g. m.badoo.com")
 
@@ -27,6 +27,9 @@ enum DomainCommands {
                 "domain add m.badoo.com --app badoo",
                 "domain add go.badoo.com --app badoo --links --since ios=5.12 --since android=51200",
             ], action: .run(add)),
+        CommandSpec(
+            ["domain", "get"], summary: "show a domain, with each app's share of its AASA size budget",
+            positionals: [hostArgument], examples: ["domain get m.badoo.com"], action: .run(get)),
         CommandSpec(
             ["domain", "list"], summary: "list the domains",
             flags: [.value("app", "APP", "only this app's")] + CommonFlags.paging,
@@ -78,6 +81,28 @@ enum DomainCommands {
     /// The id of the route claiming a link domain's paths: `links-go-badoo-com`.
     static func linkRouteID(_ host: String) -> String {
         String(("links-" + host.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()).prefix(63))
+    }
+
+    static func get(_ run: Invocation) throws {
+        let (detail, raw) = try run.call(API.DomainsGet.self, .init(host: run.argument(0)))
+        if run.json { return run.printJSON(raw) }
+        let (domain, meta) = (detail.resource.value, detail.resource.meta)
+        var rows: [[String]] = [["name", meta.name], ["apps", domain.apps.joined(separator: ", ")]]
+        if let target = domain.aliasOf { rows.append(["alias of", target]) }
+        if domain.isLinkDomain { rows.append(["short links", "yes"]) }
+        if domain.legacyPaths == true { rows.append(["legacy paths", "yes"]) }
+        rows.append(["created", run.ago(meta.createTime)])
+        rows.append(["etag", meta.etag])
+        run.print(TextTable.render(rows))
+        guard let budget = detail.budget.aasaBudget, !budget.isEmpty else { return }
+        // Each iOS app's part of the AASA against its equal share of Apple's 128 KB limit.
+        run.print("")
+        run.print(
+            TextTable.render(
+                budget.map {
+                    [$0.app, "\($0.bytes)", "\($0.share)", "\($0.share > 0 ? $0.bytes * 100 / $0.share : 100)%"]
+                },
+                header: ["app", "aasa bytes", "share", "used"]))
     }
 
     static func list(_ run: Invocation) throws {

@@ -99,6 +99,8 @@ export interface App {
         value?: string;
     };
     defaults?: MatchDefaults | null;
+    /** Host patterns a token limited to this app may create domains under. Only an admin token for every app (no apps) may set or change them (else PERMISSION_DENIED); left out on Apps.Update, the app keeps its patterns. A pattern overlapping another app's pattern or domain is ALREADY_EXISTS unless shareNames is sent. */
+    hosts?: string[] | null;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
     name?: string;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
@@ -132,6 +134,8 @@ export interface AppOutput {
         value?: string;
     };
     defaults?: MatchDefaultsOutput | null;
+    /** Host patterns a token limited to this app may create domains under (set by an admin for every app). */
+    hosts?: string[] | null;
     /** AIP-style resource name; output only. */
     name: string;
     etag: Etag;
@@ -156,6 +160,8 @@ export interface Domain {
     /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
     longLinkPreviews?: boolean | null;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
+    aasaBudget?: unknown;
+    /** Output only; ignored on input (so a resource read with Get can be sent back). */
     name?: string;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
     etag?: Etag;
@@ -179,6 +185,8 @@ export interface DomainOutput {
     links?: boolean | null;
     /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
     longLinkPreviews?: boolean | null;
+    /** Domains.Get only: each iOS app's bytes and share of the served apple-app-site-association (AASAShare). */
+    aasaBudget?: AASAShare[] | null;
     /** AIP-style resource name; output only. */
     name: string;
     etag: Etag;
@@ -186,6 +194,14 @@ export interface DomainOutput {
     createTime: string;
     /** RFC 3339 timestamp, UTC. */
     updateTime?: string | null;
+}
+/** One app's part of a domain's AASA size budget. */
+export interface AASAShare {
+    app: Identifier;
+    /** The bytes of the app's section of the served apple-app-site-association: its details entries and its IDs under webcredentials and appclips. */
+    bytes: number;
+    /** The bytes the app may use: Apple's limit (131072) less the document's shared part, divided equally among the domain's iOS apps. A write that grows an app's section past it is FAILED_PRECONDITION to that app. */
+    share: number;
 }
 /** A route as sent to Routes.Create / Routes.Update (action defaults to open). Output-only fields are accepted and ignored. */
 export interface Route {
@@ -589,6 +605,7 @@ export interface RegistryApi {
     "Apps.Create": {
         params: {
             app: App;
+            shareNames?: boolean | null;
             requestId?: RequestId;
         };
         result: AppOutput;
@@ -616,6 +633,7 @@ export interface RegistryApi {
         params: {
             app: App;
             etag?: Etag;
+            shareNames?: boolean | null;
             requestId?: RequestId;
         };
         result: AppOutput;

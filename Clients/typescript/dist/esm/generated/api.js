@@ -50,10 +50,10 @@ export const METHOD_NAMES = [
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 export const METHOD_INFO = {
-    "Apps.Create": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "requestId", required: false }] },
+    "Apps.Create": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "shareNames", required: false }, { name: "requestId", required: false }] },
     "Apps.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
     "Apps.List": { access: "reader", readOnly: true, requestId: false, pageItems: "apps", params: [{ name: "pageSize", required: false }, { name: "pageToken", required: false }] },
-    "Apps.Update": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
+    "Apps.Update": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "etag", required: false }, { name: "shareNames", required: false }, { name: "requestId", required: false }] },
     "Apps.Delete": { access: "admin", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
     "Domains.Create": { access: "admin", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "requestId", required: false }] },
     "Domains.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "host", required: true }] },

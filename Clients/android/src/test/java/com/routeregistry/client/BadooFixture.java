@@ -36,7 +36,9 @@ final class BadooFixture {
                 "android", json("packageName", "com.badoo.mobile",
                         "sha256CertFingerprints", new JSONArray(Arrays.asList(String.join(":", java.util.Collections.nCopies(32, "AB"))))),
                 "schemes", new JSONArray(Arrays.asList(scheme)),
-                "fallback", json("queryItem", "ul_fallback"))));
+                "fallback", json("queryItem", "ul_fallback")),
+                // Every fixture names badoo's package: the admin (for every app) shares it on purpose.
+                "shareNames", true));
         server.adminCall("Domains.Create", json("domain", json("host", host, "apps", new JSONArray(Arrays.asList(app)))));
         route(json("id", "profile", "pattern", json("path", "/u/*"), "platforms", android("5000")));
         route(json("id", "lookalikes", "pattern", json("path", "/l/a/*"), "platforms", android("5120")));

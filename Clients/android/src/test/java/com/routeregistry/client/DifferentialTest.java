@@ -127,7 +127,9 @@ class DifferentialTest {
         List<String> hosts = Arrays.asList("d1-" + suffix + ".example", "d2-" + suffix + ".example");
         server.adminCall("Apps.Create", json("app", json("id", app, "schemes", new JSONArray(Collections.singletonList(scheme)),
                 "android", json("packageName", "com.example.diff", "sha256CertFingerprints",
-                        new JSONArray(Collections.singletonList(String.join(":", Collections.nCopies(32, "CD"))))))));
+                        new JSONArray(Collections.singletonList(String.join(":", Collections.nCopies(32, "CD")))))),
+                // Each run names the same package, shared on purpose by the admin for every app.
+                "shareNames", true));
         server.adminCall("Domains.Create", json("domain", json("host", hosts.get(0), "apps", new JSONArray(Collections.singletonList(app)),
                 "substitutionVariables", json("v", new JSONArray(Arrays.asList("a", "b*", "?z"))))));
         server.adminCall("Domains.Create", json("domain", json("host", hosts.get(1), "apps", new JSONArray(Collections.singletonList(app)))));

@@ -187,7 +187,9 @@ class ServerVectorsTest {
                     // An unusual marker, so no case's query is read as a fallback.
                     server.adminCall("Apps.Create", json("app", json("id", c.app, "fallback", json("queryItem", "zz-vector-marker"),
                             "android", json("packageName", "com.example.vectors", "sha256CertFingerprints",
-                                    new JSONArray(Collections.singletonList(String.join(":", Collections.nCopies(32, "EF"))))))));
+                                    new JSONArray(Collections.singletonList(String.join(":", Collections.nCopies(32, "EF")))))),
+                            // The vector apps all name one package, shared on purpose by the admin for every app.
+                            "shareNames", true));
                     if (c.routes.length() > 0) {
                         try {
                             server.admin().call("Routes.BatchCreate", json("app", c.app, "routes", c.routes));
