@@ -92,6 +92,7 @@ extension RegistryService {
                             field: "domain.aliasOf", description: "\(ResourceName.domain(target)) does not exist")
                     ])
             }
+            try self.checkSubstitutionBound(domain, in: tx)
             let stored = try self.store.domains.create(domain, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
         }.value
