@@ -43,6 +43,35 @@ extension ModelValidation {
         return (tokens, values)
     }
 
+    /// The most values the variable tokens of all of one app's routes on one domain may offer in all: what
+    /// one `CanOpen.Check` (one app, one host, every candidate rule in turn) can be made to walk. Four
+    /// patterns at the bound, or many ordinary ones (Apple's example would use a few dozen).
+    public static let maxSubstitutionAlternativesPerApp = 1024
+
+    /// The values `route`'s patterns offer in all with `variables`.
+    public static func substitutionAlternatives(_ route: Route, variables: [String: [String]]) -> Int {
+        guard !variables.isEmpty, route.pattern.scheme == nil else { return 0 }
+        return components(route.pattern).reduce(0) { $0 + substitutionAlternatives($1.1, variables: variables).values }
+    }
+
+    /// Whether `route` is one of the rules served on the (alias-resolved) domain `host`.
+    public static func applies(_ route: Route, on host: String) -> Bool {
+        route.pattern.scheme == nil && (route.domains.isEmpty || route.domains.contains { Domain.sameHost($0, host) })
+    }
+
+    /// Refuses when `routes`, one app's routes served on `host` as they would be after the write, offer more
+    /// values in all than `maxSubstitutionAlternativesPerApp`; `field` is the field the refusal names.
+    public static func substitutionTotal(
+        _ routes: [Route], app: String, variables: [String: [String]], host: String, field: String
+    ) throws(RegistryError) {
+        let total = routes.reduce(0) { $0 + substitutionAlternatives($1, variables: variables) }
+        guard total > maxSubstitutionAlternativesPerApp else { return }
+        throw .invalidArgument(
+            field: field,
+            "\(ResourceName.app(app))'s routes on \(ResourceName.domain(host)) would offer \(total) substitution values "
+                + "in all, over the \(maxSubstitutionAlternativesPerApp) one app's routes may offer on one domain")
+    }
+
     /// What one value counts for: 1 for plain text (the matcher walks a variable's plain values together,
     /// once per position, whatever the tokens), one per character for a value holding `*` or `?` (walked on
     /// its own, at every token that uses it).
@@ -76,10 +105,7 @@ extension ModelValidation {
         _ domain: Domain, routes: [(app: String, route: Route)], field: String = "domain"
     ) throws(RegistryError) {
         guard let variables = domain.substitutionVariables, !variables.isEmpty, domain.aliasOf == nil else { return }
-        for (app, route) in routes
-        where route.pattern.scheme == nil
-            && (route.domains.isEmpty || route.domains.contains { Domain.sameHost($0, domain.host) })
-        {
+        for (app, route) in routes where applies(route, on: domain.host) {
             for (component, pattern) in components(route.pattern) {
                 let (tokens, values) = substitutionAlternatives(pattern, variables: variables)
                 guard values > maxSubstitutionAlternatives else { continue }
@@ -90,6 +116,12 @@ extension ModelValidation {
                     boundText(tokens: tokens, values: values) + " in \(ResourceName.route(app: app, id: route.id))"
                         + " pattern.\(component)")
             }
+        }
+        let widest = variables.keys.max { (variables[$0]!.count, $1) < (variables[$1]!.count, $0) } ?? ""
+        for app in Set(routes.map(\.app)).sorted() {
+            try substitutionTotal(
+                routes.filter { $0.app == app && applies($0.route, on: domain.host) }.map(\.route), app: app,
+                variables: variables, host: domain.host, field: "\(field).substitutionVariables.\(widest)")
         }
     }
 

@@ -115,6 +115,18 @@ import Testing
             token: rt.admin)
         refused = Self.refusal(long)
         #expect(refused.status == "INVALID_ARGUMENT" && refused.field == "domain.substitutionVariables.v[0]", "\(long)")
+        // Three more routes at 256 on rt's domain reach the app's total there (1,024); a fifth goes over it.
+        for id in ["w2", "w3", "w4"] {
+            _ = try await server.result(
+                "Routes.Create", ["app": "rt", "route": Self.route(id, query: sixtyFour, domains: [Self.rtHost])],
+                token: rt.releaser)
+        }
+        let fifth = try await server.call(
+            "Routes.Create", ["app": "rt", "route": Self.route("w5", query: "$(v)", domains: [Self.rtHost])],
+            token: rt.releaser)
+        refused = Self.refusal(fifth)
+        #expect(errorCode(fifth) == 3 && refused.field == "route.pattern", "\(fifth)")
+        #expect(refused.message.contains("would offer 1028 substitution values in all, over the 1024"), "\(fifth)")
         // Nothing of that was written: badoo's answers are as before.
         let badoo = try await server.result(
             "CanOpen.Check",

@@ -83,4 +83,35 @@ import Testing
         domain.aliasOf = "m.example.com"
         #expect(throws: Never.self) { try ModelValidation.substitutionBound(domain, routes: routes) }
     }
+
+    @Test func oneAppsRoutesOnOneDomainShareATotal() throws {
+        let variables = ["w": (0..<64).map { String(repeating: "a", count: $0 + 1) }]
+        let full = (0..<4).map {
+            Route(id: "r\($0)", pattern: URLPattern(path: "/x", query: .string("$(w)$(w)$(w)$(w)")))
+        }
+        #expect(
+            full.map { ModelValidation.substitutionAlternatives($0, variables: variables) } == [256, 256, 256, 256])
+        try ModelValidation.substitutionTotal(
+            full, app: "rt", variables: variables, host: "m.rt.example.com", field: "route.pattern")
+        let fifth = Route(id: "r4", pattern: URLPattern(path: "/y", fragment: "$(w)"))
+        do {
+            try ModelValidation.substitutionTotal(
+                full + [fifth], app: "rt", variables: variables, host: "m.rt.example.com", field: "route.pattern")
+            Issue.record("1,088 values were accepted")
+        } catch {
+            #expect(error.fieldViolations.first?.field == "route.pattern")
+            #expect(error.message.contains("apps/rt's routes on domains/m.rt.example.com would offer 1088"), "\(error)")
+        }
+        // A domain written after them is refused for the total too, naming its widest variable.
+        let routes = (full + [fifth]).map { (app: "rt", route: $0) }
+        let domain = Domain(host: "m.rt.example.com", apps: ["rt"], substitutionVariables: variables)
+        #expect(throws: RegistryError.self) { try ModelValidation.substitutionBound(domain, routes: routes) }
+        // A custom-scheme route or one for another host counts nothing here.
+        #expect(
+            !ModelValidation.applies(
+                Route(id: "s", pattern: URLPattern(scheme: "rt", path: "/$(w)")), on: "m.rt.example.com"))
+        #expect(
+            !ModelValidation.applies(
+                Route(id: "o", pattern: URLPattern(path: "/$(w)"), domains: ["o.example.com"]), on: "m.rt.example.com"))
+    }
 }
