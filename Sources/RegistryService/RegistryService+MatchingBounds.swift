@@ -29,7 +29,8 @@ extension RegistryService {
             guard let first = applying.first else { continue }
             if after == nil {
                 let written = Set(routes.map(\.route.id))
-                after = try store.routes.all(app: app, in: tx).map(\.value).filter { !written.contains($0.id) }
+                after =
+                    try store.routes.all(app: app, in: tx).map(\.value).filter { !written.contains($0.id) }
                     + routes.map(\.route)
             }
             try ModelValidation.substitutionTotal(

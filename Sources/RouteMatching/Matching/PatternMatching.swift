@@ -52,9 +52,7 @@ extension CompiledPattern {
                     slot = reach.count
                     reach.append(VariableReach(values, count: s.count))
                 }
-                for p in first...s.count where positions[p] {
-                    for q in reach[slot].ends(from: p, s) { next[q] = true }
-                }
+                for p in first...s.count where positions[p] { reach[slot].mark(from: p, s, into: &next) }
                 // Values with wildcards (rare) are walked from every position at once, as before.
                 for value in reach[slot].wildcards {
                     for (q, reached) in ends(value, s, boundaries, from: positions, reach: &reach).enumerated()
@@ -110,8 +108,15 @@ struct VariableReach {
     let values: [[PatternToken]]
     /// The values holding a wildcard, for the general walk.
     let wildcards: [[PatternToken]]
-    private let plain: [[UInt8]]
-    private var memo: [[Int]?]
+    /// The distinct plain values, sorted, in one pool (value i is `pool[starts[i]..<starts[i] + lengths[i]]`):
+    /// the walk reads bytes, never an array of arrays.
+    private let pool: [UInt8]
+    private let starts: [Int]
+    private let lengths: [Int]
+    /// Per start position, where its ends sit in `found` (-1: not walked yet) and how many there are.
+    private var first: [Int32]
+    private var counts: [Int32]
+    private var found: [Int32] = []
 
     init(_ values: [[PatternToken]], count: Int) {
         self.values = values
@@ -125,52 +130,84 @@ struct VariableReach {
             }
             if isPlain { plain.insert(bytes) } else { wildcards.append(value) }
         }
-        self.plain = plain.sorted { $0.lexicographicallyPrecedes($1) }
+        var pool: [UInt8] = []
+        var starts: [Int] = []
+        var lengths: [Int] = []
+        for value in plain.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            starts.append(pool.count)
+            lengths.append(value.count)
+            pool += value
+        }
+        self.pool = pool
+        self.starts = starts
+        self.lengths = lengths
         self.wildcards = wildcards
-        memo = [[Int]?](repeating: nil, count: count + 1)
+        first = [Int32](repeating: -1, count: count + 1)
+        counts = [Int32](repeating: 0, count: count + 1)
     }
 
-    /// The positions after each plain value that `s` holds at `p`.
-    mutating func ends(from p: Int, _ s: UnsafeBufferPointer<UInt8>) -> [Int] {
-        if let known = memo[p] { return known }
-        var found: [Int] = []
+    /// Marks in `next` the position after each plain value that `s` holds at `p`.
+    mutating func mark(from p: Int, _ s: UnsafeBufferPointer<UInt8>, into next: inout [Bool]) {
+        if first[p] < 0 {
+            first[p] = Int32(found.count)
+            let (pool, starts, lengths) = (self.pool, self.starts, self.lengths)
+            pool.withUnsafeBufferPointer { pool in
+                starts.withUnsafeBufferPointer { starts in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        Self.walk(from: p, s, pool, starts, lengths, into: &found)
+                    }
+                }
+            }
+            counts[p] = Int32(found.count) - first[p]
+        }
+        let start = Int(first[p])
+        for index in start..<(start + Int(counts[p])) { next[Int(found[index])] = true }
+    }
+
+    /// Appends to `found` the end of each value (sorted, in `pool`) that `s` holds at `p`.
+    private static func walk(
+        from p: Int, _ s: UnsafeBufferPointer<UInt8>, _ pool: UnsafeBufferPointer<UInt8>,
+        _ starts: UnsafeBufferPointer<Int>, _ lengths: UnsafeBufferPointer<Int>, into found: inout [Int32]
+    ) {
         var low = 0
-        var high = plain.count
+        var high = lengths.count
         var depth = 0
-        // Invariant: plain[low..<high] are the values that start with s[p..<p+depth].
+        // Invariant: values low..<high are those that start with s[p..<p+depth]; all are at least depth long.
         while low < high {
             // A value exactly that long sorts first in the range (a prefix precedes its extensions).
-            if plain[low].count == depth {
-                found.append(p + depth)
+            if lengths[low] == depth {
+                found.append(Int32(p + depth))
                 low += 1
                 if low == high { break }
             }
             guard p + depth < s.count else { break }
             if high - low == 1 {
                 // One value left: compare the rest of it at once.
-                let value = plain[low]
-                if value.count <= s.count - p, (depth..<value.count).allSatisfy({ value[$0] == s[p + $0] }) {
-                    found.append(p + value.count)
-                }
+                let (start, length) = (starts[low], lengths[low])
+                guard length <= s.count - p else { break }
+                var i = depth
+                while i < length && pool[start + i] == s[p + i] { i += 1 }
+                if i == length { found.append(Int32(p + length)) }
                 break
             }
             let byte = s[p + depth]
-            low = Self.partition(plain, low, high) { $0[depth] < byte }
-            high = Self.partition(plain, low, high) { $0[depth] <= byte }
+            // Sorted: when the first and the last agree with the URL, every value between does too.
+            if pool[starts[low] + depth] != byte || pool[starts[high - 1] + depth] != byte {
+                var lo = low
+                var hi = high
+                while lo < hi {
+                    let middle = (lo + hi) / 2
+                    if pool[starts[middle] + depth] < byte { lo = middle + 1 } else { hi = middle }
+                }
+                low = lo
+                hi = high
+                while lo < hi {
+                    let middle = (lo + hi) / 2
+                    if pool[starts[middle] + depth] <= byte { lo = middle + 1 } else { hi = middle }
+                }
+                high = lo
+            }
             depth += 1
         }
-        memo[p] = found
-        return found
-    }
-
-    /// The first index in `low..<high` where `before` turns false (it holds for a prefix of the range).
-    private static func partition(_ values: [[UInt8]], _ low: Int, _ high: Int, _ before: ([UInt8]) -> Bool) -> Int {
-        var low = low
-        var high = high
-        while low < high {
-            let middle = (low + high) / 2
-            if before(values[middle]) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }
