@@ -34,7 +34,7 @@ import seed  # noqa: E402
 from rpc import Client  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
-PHASES = ["aasa", "table", "check", "publish", "rss", "links", "apps", "matcher"]
+PHASES = ["aasa", "table", "check", "publish", "rss", "links", "apps", "matcher", "bounds"]
 # Not part of a default run: chooses `--threads`' default (bench/OPTIMIZATIONS.md).
 EXTRA_PHASES = ["threads"]
 
@@ -693,6 +693,20 @@ def phase_apps(binary, args, quick):
         many.stop()
 
 
+def phase_bounds(binary, args, rounds, duration):
+    """The worst `CanOpen.Check` the write-time limits allow, an ordinary one, and another tenant's AASA GET
+    beside two worst-case Checks (bench/bounds.py). A failure is recorded, not raised."""
+    import bounds
+    registry = Registry(binary, "bounds", args.threads)
+    try:
+        return bounds.phase_bounds(registry, wrk, summarize, rounds, duration, log)
+    except Exception as error:  # noqa: BLE001 - recorded in the report
+        log(f"bounds: failed: {error}")
+        return {"error": str(error)}
+    finally:
+        registry.stop()
+
+
 def phase_matcher(bin_dir):
     out = subprocess.run([os.path.join(bin_dir, "routereg-bench")], capture_output=True, text=True, timeout=600,
                          check=True).stdout
@@ -801,6 +815,8 @@ def main():
             results["apps"] = phase_apps(binary, args, quick)
         if "matcher" in phases:
             results["matcher"] = phase_matcher(bin_dir)
+        if "bounds" in phases:
+            results["bounds"] = phase_bounds(binary, args, rounds, duration)
     except BaseException:
         # A phase failed: keep what the others measured.
         with open(os.path.join(RESULTS, "partial.json"), "w") as f:

@@ -152,6 +152,7 @@ def targets(results):
                          "< 200 MB", f"≈ {estimate:.0f} MB", None))
     rows += link_targets(results.get("links") or {})
     rows += app_targets(results.get("apps") or {})
+    rows += bound_targets(results.get("bounds") or {})
     matcher = (results.get("matcher") or {}).get("rows") or {}
     rows_by_size = {int(k): v for k, v in matcher.items()}
     if 1000 in rows_by_size:
@@ -196,6 +197,51 @@ def link_targets(links):
                      f"{scale['served_before_restart'] and scale['served_after_restart']}",
                      scale["restart_to_listening_s"] <= 10 if full else None))
     return rows
+
+
+def bound_targets(bounds):
+    """Issue 41's rows: the worst CanOpen.Check the write-time limits allow, and another tenant's AASA GET
+    beside two of them (bench/bounds.py)."""
+    if not bounds:
+        return []
+    if bounds.get("error"):
+        return [("bounds phase", "runs", f"failed: {bounds['error'][:200]}", False)]
+    shapes = ", ".join(f"{name} {s['median_ms']:.2f} ms (max {s['max_ms']:.2f})"
+                       for name, s in bounds["shapes"].items())
+    rows = [(f"worst CanOpen.Check the limits allow ({bounds['url_chars']:,}-character URL; 4 patterns at 256 values, 1,024 for the app)",
+             "≤ 20 ms", f"{bounds['worst_ms']:.2f} ms median, '{bounds['worst_shape']}' (ordinary Check "
+             f"{bounds['ordinary_ms'] * 1000:.0f} µs round trip; {shapes})", bounds["worst_ms"] <= 20)]
+    alone, beside = bounds["aasa_alone"], bounds["aasa_beside_worst"]
+    growth = beside["p99_ms"] / alone["p99_ms"] - 1
+    rows.append(("another tenant's AASA GET p99 beside two worst-case Checks in a loop", "≤ +20 %",
+                 f"{growth * 100:+.0f} % ({beside['p99_ms']:.2f} vs {alone['p99_ms']:.2f} ms alone; "
+                 f"{beside['rps']:,.0f} vs {alone['rps']:,.0f} rps; {bounds['worst_checks_during_gets']:,} worst "
+                 f"Checks meanwhile)", growth <= 0.2))
+    return rows
+
+
+def bounds_section(bounds):
+    """The `bounds` phase's section: what it set up, and each URL's figures."""
+    if not bounds or bounds.get("error"):
+        return []
+    out = ["## The worst CanOpen.Check the limits allow (issue 41)", "",
+           "A second app `rt` writes on its own domain four routes on one path, each at the per-pattern bound "
+           "(256 substitution values: 5 tokens of a 51-value variable; twice 4 tokens of 64 values a…a⁶⁴ after a "
+           "`*`; 4 tokens of one 64-character value with wildcards), 1,024 in all, the per-app bound; one more "
+           "pattern over either bound is refused. Each URL is as long as the API allows "
+           f"({bounds['url_chars']:,} characters), checked against all four rules in turn, 30 calls in a row "
+           "(round trip on loopback, one client). Then badoo's AASA GET (`wrk -t2 -c64`) alone and with two "
+           "clients sending the worst Check back to back, rounds alternating.", "",
+           "| Check | median | max |", "|---|---|---|",
+           f"| ordinary (badoo, `https://m.badoo.example/l/a/42`) | {bounds['ordinary_ms']:.3f} ms | |"]
+    for name, entry in bounds["shapes"].items():
+        out.append(f"| rt, {name} URL | {entry['median_ms']:.2f} ms | {entry['max_ms']:.2f} ms |")
+    alone, beside = bounds["aasa_alone"], bounds["aasa_beside_worst"]
+    out += ["", f"AASA GET alone: {alone['rps']:,.0f} rps, p99 {alone['p99_ms']:.2f} ms; beside two worst Checks: "
+            f"{beside['rps']:,.0f} rps, p99 {beside['p99_ms']:.2f} ms ({bounds['worst_checks_during_gets']:,} worst "
+            f"Checks answered meanwhile). A URL of {bounds['url_chars'] + 1:,} characters is refused "
+            f"(code {bounds.get('over_long_url_code')}).", ""]
+    return out
 
 
 def app_targets(apps):
@@ -459,11 +505,14 @@ def render(results):
     if matcher:
         out += ["## Matcher (RouteCore, `routereg-bench`)", "", "```", matcher["output"].rstrip(), "```", ""]
 
+    out += bounds_section(results.get("bounds"))
+
     out += ["## How to reproduce", "",
             "```", "make bench                        # bootstrap bench tools, release build, every phase, this file",
             "python3 bench/bench.py --quick    # a short smoke run (does not meet the reference sizes)",
             "python3 bench/bench.py --phases aasa,check --skip-build --no-report",
             "python3 bench/bench.py --phases threads --no-report   # 1×, 2×, 4× the cores (--threads' default)",
+            "python3 bench/bench.py --phases bounds --skip-build --no-report   # issue 41's worst Check, ~1 min",
             "python3 bench/callgrind.py .build/release/routereg --kind aasa -- --access-log /tmp/a.log  # Ir/request",
             "```", "",
             "Everything runs on 127.0.0.1 with ports picked at start, in temporary directories under "

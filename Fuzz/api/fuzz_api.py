@@ -180,8 +180,23 @@ class Fuzzer:
         return params
 
     def mutate(self, data, params, method):
-        kind = data.draw(st.sampled_from(["drop", "extra", "retype", "huge", "deep"]), label="mutation")
+        kind = data.draw(st.sampled_from(["drop", "extra", "retype", "huge", "deep", "nul", "surrogate", "bound"]),
+                         label="mutation")
+        self.last_mutation = kind
         keys = sorted(params)
+        if kind in ("nul", "surrogate"):
+            # Text PostgreSQL cannot store, in one string (a value or a member name) anywhere in the params.
+            return with_unstorable(data, params, "\u0000" if kind == "nul" else "\ud800")
+        if kind == "bound":
+            # Past the matching bounds: a URL one character over the document's maxLength, or a pattern whose
+            # substitution tokens times values exceed 256 on the seeded domain (`$(v)` has 51 values there).
+            if "url" in params:
+                params["url"] = "https://m.badoo.com/" + "a" * 8173
+            elif isinstance(params.get("route"), dict):
+                params["route"] = dict(params["route"], pattern={"path": "/v", "query": "$(v)" * 6})
+            else:
+                self.last_mutation = "huge"
+                kind = "huge"
         if kind == "drop" and keys:
             params.pop(data.draw(st.sampled_from(keys)))
         elif kind == "extra":
@@ -201,6 +216,7 @@ class Fuzzer:
         method = data.draw(st.sampled_from(sorted(self.methods)), label="method")
         params = self.known(data, data.draw(self.strategy(method), label="params"))
         mutated = data.draw(st.integers(0, 3), label="mutate?") == 0
+        self.last_mutation = None
         if mutated:
             params = self.mutate(data, params, method)
         if method == "Associations.Watch" and isinstance(params.get("timeoutMs", 0), int):
@@ -269,6 +285,13 @@ class Fuzzer:
             self.counts[method]["notification"] += 1
             return
         accepted = self.check_answer(method, answer, f"{method} {json.dumps(params)[:300]}")
+        if mutated and token and self.last_mutation in ("nul", "surrogate"):
+            # Whichever method and field: refused as invalid, naming the field, before anything is stored.
+            error = answer.get("error") or {}
+            if (error.get("data") or {}).get("status") != "INVALID_ARGUMENT":
+                raise Violation(f"{method}: a {self.last_mutation} was not INVALID_ARGUMENT: "
+                                f"{json.dumps(params)[:300]} -> {json.dumps(answer)[:300]}")
+            self.counts["-unstorable refused"][self.last_mutation] += 1
         if not mutated and not accepted and answer["error"].get("code") == -32602:
             self.refused_valid.append(f"{method} {json.dumps(params)[:200]}: {answer['error'].get('message')}")
         # A write repeating an idempotency key is a replay: it answers the first outcome and writes nothing.
@@ -342,6 +365,39 @@ def ecma_anchors(schema):
     return schema
 
 
+def with_unstorable(data, params, char):
+    """`params` with `char` put into one of its strings, a member name or a value, at any depth (a new member
+    when it holds no string)."""
+    places = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key in list(value):
+                places.append((value, key, True))
+                if isinstance(value[key], str):
+                    places.append((value, key, False))
+                walk(value[key])
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, str):
+                    places.append((value, index, False))
+                walk(item)
+
+    walk(params)
+    if not places:
+        params["x" + char] = "v"
+        return params
+    container, key, is_name = data.draw(st.sampled_from(places), label="unstorable place")
+    text = key if is_name else container[key]
+    at = data.draw(st.integers(0, len(text)), label="unstorable offset")
+    changed = text[:at] + char + text[at:]
+    if is_name:
+        container[changed] = container.pop(key)
+    else:
+        container[key] = changed
+    return params
+
+
 def json_values():
     scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=30))
     return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
@@ -363,8 +419,36 @@ def seed_registry(fuzzer):
         ("Routes.Create", {"app": "badoo", "route": {"id": "help", "pattern": {"path": "/help/*"},
                                                      "action": "exclude"}}),
         ("Releases.Publish", {"app": "badoo", "platform": "ios", "version": "5.11.0"}),
+        # A variable at the bound's edge (issue 41): 5 tokens of it fit, 6 do not (the "bound" mutation).
+        ("Domains.Create", {"domain": {"host": "vars.example.com", "apps": ["fuzz"],
+                                       "substitutionVariables": {"v": [f"value{i}" for i in range(51)]}}}),
     ]:
         fuzzer.rpc(method, params)
+
+
+def check_bounds(fuzzer):
+    """The bounds of issue 41, asked directly once: over-long URLs, a pattern over the substitution bound and
+    a NUL in a stored field are INVALID_ARGUMENT naming the field."""
+    def refusal(method, params):
+        _, answer = fuzzer.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode(),
+                                fuzzer.admin, method)
+        fuzzer.check_answer(method, answer, method)
+        error = answer.get("error") or {}
+        details = (error.get("data") or {}).get("details") or [{}]
+        return (error.get("data") or {}).get("status"), details[0].get("field")
+
+    over = "https://m.badoo.com/" + "a" * 8173
+    expected = [
+        ("CanOpen.Check", {"app": "badoo", "platform": "ios", "version": "5.11.0", "url": over}, "url"),
+        ("Links.Resolve", {"url": over, "platform": "ios", "version": "5.11.0"}, "url"),
+        ("Routes.Create", {"app": "fuzz", "route": {"id": "greedy", "pattern": {"path": "/g", "query": "$(v)" * 6}}},
+         "route.pattern.query"),
+        ("Apps.Update", {"app": {"id": "fuzz", "displayName": "a\u0000b"}}, "app.displayName"),
+    ]
+    for method, params, field in expected:
+        status, named = refusal(method, params)
+        if status != "INVALID_ARGUMENT" or named != field:
+            raise Violation(f"bounds: {method} answered {status} naming {named!r}, not INVALID_ARGUMENT on {field}")
 
 
 def main():
@@ -401,6 +485,7 @@ def main():
                 chunk_seed += 1
         else:
             run_chunk(args.seed if args.seed is not None else 0, args.examples)
+        check_bounds(fuzzer)
         audit, documents = fuzzer.check_integrity()
     except Violation as violation:
         print(f"fuzz-api: FAILED: {violation}", file=sys.stderr)

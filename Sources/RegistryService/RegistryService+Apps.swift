@@ -117,6 +117,7 @@ extension RegistryService {
             {
                 throw refusal
             }
+            try self.checkSubstitutionBound(domain, in: tx)
             let stored = try self.store.domains.create(domain, in: tx)
             return Mutation(value: Self.resource(stored), before: nil, after: stored.value)
         }.value

@@ -74,6 +74,7 @@ extension RegistryService {
         try writeRoute(route, app: app, method: API.RoutesCreate.name, by: caller) { tx in
             try self.requireApp(app, in: tx)
             try self.requireBefore(before, app: app, in: tx)
+            try self.checkSubstitutionBound([(route, "route")], app: app, in: tx)
             let stored = try self.store.routes.create(route, app: app, before: before, in: tx)
             return self.routeMutation(
                 try self.routeResource(app: app, id: route.id, in: tx), app: app, before: nil, after: stored.value)
@@ -99,6 +100,8 @@ extension RegistryService {
                 error.fieldViolations = [FieldViolation(field: "routes[\(i)].id", description: "is taken")]
                 throw error
             }
+            try self.checkSubstitutionBound(
+                routes.enumerated().map { ($1, "routes[\($0)]") }, app: app, in: tx)
             try self.store.routes.createMany(routes, app: app, before: before, in: tx)
             let all = try self.store.routes.all(app: app, in: tx)
             let created = Set(routes.map(\.id))
@@ -160,6 +163,7 @@ extension RegistryService {
     {
         try writeRoute(route, app: app, method: API.RoutesUpdate.name, by: caller) { tx in
             let before = try self.existingRoute(app: app, id: route.id, in: tx)
+            try self.checkSubstitutionBound([(route, "route")], app: app, in: tx)
             var updated = route
             // Switch-offs are managed by SwitchOff/SwitchOn only, so an update never revives a killed version.
             updated.switchedOff = before.value.switchedOff

@@ -39,7 +39,9 @@ extension RegistryError {
         case .foreignKeyViolation, .restrictViolation, .objectNotInPrerequisiteState:
             return .failedPrecondition("the change conflicts with other resources that depend on it")
         case .checkViolation, .notNullViolation, .invalidTextRepresentation, .stringDataRightTruncation,
-            .characterNotInRepertoire, .numericValueOutOfRange:
+            .characterNotInRepertoire, .untranslatableCharacter, .numericValueOutOfRange:
+            // 22021/22P05 (a U+0000 in jsonb): the params check refuses them by field first; this is the
+            // backstop for any path it misses.
             return RegistryError(.invalidArgument, "a value is not valid")
         case .serializationFailure, .deadlockDetected:
             return .aborted("the change conflicted with a concurrent change; try again")

@@ -118,6 +118,8 @@ public struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
     public static let stringDataRightTruncation = SQLState(rawValue: "22001")
     public static let characterNotInRepertoire = SQLState(rawValue: "22021")
+    /// A `\u0000` (or another escape the database encoding lacks) in a jsonb or text value.
+    public static let untranslatableCharacter = SQLState(rawValue: "22P05")
     public static let numericValueOutOfRange = SQLState(rawValue: "22003")
     public static let objectNotInPrerequisiteState = SQLState(rawValue: "55000")
     public static let inFailedSQLTransaction = SQLState(rawValue: "25P02")

@@ -55,6 +55,7 @@ struct StoreErrorRegistryErrorTests {
         Case(.serverError, .invalidTextRepresentation, .invalidArgument, invalid),
         Case(.serverError, .stringDataRightTruncation, .invalidArgument, invalid),
         Case(.serverError, .characterNotInRepertoire, .invalidArgument, invalid),
+        Case(.serverError, .untranslatableCharacter, .invalidArgument, invalid),
         Case(.serverError, .numericValueOutOfRange, .invalidArgument, invalid),
         Case(
             .serverError, .serializationFailure, .aborted, "the change conflicted with a concurrent change; try again"),

@@ -566,7 +566,7 @@ class Domain(_DomainRequired, total=False):
 
     aliasOf: Optional[Host]
     defaults: Optional[MatchDefaults]
-    #: User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards.
+    #: User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain ...
     substitutionVariables: Optional[Dict[str, List[str]]]
     #: Also emit the legacy paths form for iOS 12 and earlier.
     legacyPaths: Optional[bool]
@@ -600,7 +600,7 @@ class DomainOutput(_DomainOutputRequired, total=False):
     apps: List[Identifier]
     aliasOf: Optional[Host]
     defaults: Optional[MatchDefaultsOutput]
-    #: User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards.
+    #: User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain ...
     substitutionVariables: Optional[Dict[str, List[str]]]
     #: Also emit the legacy paths form for iOS 12 and earlier.
     legacyPaths: Optional[bool]

@@ -32,7 +32,8 @@ public struct ParamsContract: Sendable {
     public var methodNames: [String] { roots.keys.sorted() }
 
     /// Checks a call's params (absent params count as `{}`); a violation names the field and the rule.
-    /// Methods the document does not describe are not checked here.
+    /// Every string must also be storable (`UnstorableText`: no U+0000, no unpaired surrogate), whatever
+    /// the method. Methods the document does not describe are not checked here.
     func check(method: String, params: ArraySlice<UInt8>?) throws(SchemaViolation) {
         guard let root = roots[method] else { return }
         guard let params else {
@@ -43,6 +44,8 @@ public struct ParamsContract: Sendable {
         }
         try params.withUnsafeBufferPointer { (buffer) throws(SchemaViolation) in
             _ = try SchemaValidator(schema: schema, bytes: buffer).validate(root, at: 0)
+            // After the rules, so a value the document refuses gets the document's reason.
+            if let violation = UnstorableText.violation(in: buffer) { throw violation }
         }
     }
 

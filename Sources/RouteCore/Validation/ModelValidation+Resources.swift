@@ -67,7 +67,16 @@ extension ModelValidation {
             let path = "\(field).substitutionVariables.\(name)"
             try patternText("$(\(name))", field: path)
             if values.isEmpty { throw .invalidArgument(field: path, "must list at least one value") }
-            for (i, value) in values.enumerated() { try patternText(value, field: "\(path)[\(i)]") }
+            for (i, value) in values.enumerated() {
+                try patternText(value, field: "\(path)[\(i)]")
+                // Bounds how far matching reads from each position of a URL (ModelValidation+MatchingBounds).
+                if value.unicodeScalars.count > maxSubstitutionValueLength {
+                    throw .invalidArgument(
+                        field: "\(path)[\(i)]",
+                        "is longer than \(maxSubstitutionValueLength) characters (a substitution value is a word or a slug)"
+                    )
+                }
+            }
         }
     }
 

@@ -178,7 +178,7 @@ export interface Domain {
   apps: Identifier[];
   aliasOf?: Host | null;
   defaults?: MatchDefaults | null;
-  /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. */
+  /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. Matching is bounded: each value is at most 64 characters, and the values the variable tokens of one route pattern offer add up to at most 256 (a value with * or ? counts one per character), and those of one app's routes on one domain to 1,024; a route or domain write beyond that is INVALID_ARGUMENT naming the field and the bound. */
   substitutionVariables?: Record<string, string[]> | null;
   /** Also emit the legacy paths form for iOS 12 and earlier. */
   legacyPaths?: boolean | null;
@@ -205,7 +205,7 @@ export interface DomainOutput {
   apps?: Identifier[];
   aliasOf?: Host | null;
   defaults?: MatchDefaultsOutput | null;
-  /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. */
+  /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. Matching is bounded: each value is at most 64 characters, and the values the variable tokens of one route pattern offer add up to at most 256 (a value with * or ? counts one per character), and those of one app's routes on one domain to 1,024; a route or domain write beyond that is INVALID_ARGUMENT naming the field and the bound. */
   substitutionVariables?: Record<string, string[]> | null;
   /** Also emit the legacy paths form for iOS 12 and earlier. */
   legacyPaths?: boolean | null;

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import RouteCore
+@testable import RouteMatching
+
+/// User variables are matched through `VariableReach` (plain values walked once per position and shared by
+/// every token of the variable); the answer must be exactly that of the pattern written out with every
+/// choice of values, which has no variables at all.
+@Suite struct SubstitutionMatchingTests {
+    static let variables: [String: [String]] = [
+        "v": ["a", "ab", "", "b*", "?a"],
+        "w": ["ab", "abb", "b"],
+    ]
+
+    /// Every text `pattern` stands for, one value per `$(name)`.
+    static func expansions(_ pattern: String) -> [String] {
+        guard let start = pattern.range(of: "$("), let close = pattern[start.upperBound...].firstIndex(of: ")"),
+            let values = variables[String(pattern[start.upperBound..<close])]
+        else { return [pattern] }
+        let head = String(pattern[..<start.lowerBound])
+        let tails = expansions(String(pattern[pattern.index(after: close)...]))
+        return values.flatMap { value in tails.map { head + value + $0 } }
+    }
+
+    @Test func sharedVariableWalksEqualTheWrittenOutPattern() {
+        var random = SeededRandom(seed: 0x5EED_0041)
+        let compiledVariables = SubstitutionVariables(Self.variables)
+        let none = SubstitutionVariables([:])
+        var checked = 0
+        var matched = 0
+        var mismatches: [String] = []
+        for _ in 0..<3_000 {
+            let text = RandomRules.pattern(&random, pieces: ["a", "b", "*", "?", "$(v)", "$(w)", "$(v)$(v)"])
+            guard text.contains("$(") else { continue }
+            let pattern = CompiledPattern(text, isPath: false, folded: false, variables: compiledVariables)
+            let written = Self.expansions(text).map {
+                CompiledPattern($0, isPath: false, folded: false, variables: none)
+            }
+            for _ in 0..<8 {
+                let subject = Array(
+                    RandomRules.pattern(&random, pieces: ["a", "b", "ab", "\u{e9}"], maxPieces: 7).utf8)
+                let answer = pattern.matches(subject)
+                let expected = written.contains { $0.matches(subject) }
+                checked += 1
+                if answer { matched += 1 }
+                if answer != expected && mismatches.count < 5 {
+                    mismatches.append("\(text) vs \(String(decoding: subject, as: UTF8.self)): \(answer)")
+                }
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(matched > checked / 20, "too few matches to prove anything: \(matched) of \(checked)")
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    /// The issue's pattern (64 tokens of a 51-value variable) against an 8,000-byte URL answers correctly; how
+    /// fast is `make bench`'s business (`canopen_worst_case`), not a timed test's.
+    @Test func theIssuePatternStillAnswersCorrectly() {
+        let values = (0..<51).map { "value\($0)" }
+        let variables = SubstitutionVariables(["v": values])
+        let text = String(repeating: "$(v)", count: 64)
+        let pattern = CompiledPattern(text, isPath: false, folded: false, variables: variables)
+        let hit = Array((0..<64).map { values[($0 * 7) % 51] }.joined().utf8)
+        #expect(pattern.matches(hit))
+        #expect(!pattern.matches(hit + [UInt8(ascii: "x")]))
+        #expect(!pattern.matches(Array(repeating: UInt8(ascii: "v"), count: 8_000)))
+    }
+}
