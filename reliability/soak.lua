@@ -25,9 +25,10 @@ function request()
     if kind == 0 then
         return wrk.format("GET", "/.well-known/apple-app-site-association", { ["Host"] = host })
     elseif kind == 1 then
-        return wrk.format("POST", "/rpc", { ["Host"] = host, ["Content-Type"] = "application/json" }, check)
+        -- /rpc answers on the API's own host only (issue 41): wrk's default Host, the server's address.
+        return wrk.format("POST", "/rpc", { ["Content-Type"] = "application/json" }, check)
     else
-        return wrk.format("POST", "/rpc", { ["Host"] = host, ["Content-Type"] = "application/json" }, table_)
+        return wrk.format("POST", "/rpc", { ["Content-Type"] = "application/json" }, table_)
     end
 end
 

@@ -27,7 +27,10 @@ import Testing
     static func seed(_ suite: String) async throws -> Tenant {
         let server = try TestRegistryServer(suite: suite)
         try await seedBadoo(server)
-        _ = try await server.result("Apps.Create", ["app": ["id": "rt", "ios": ["appIds": ["RTRTRT1234.com.rt.app"]]]])
+        // Host patterns, so rt's scoped admin may create its domains (TenantIsolationNamesTests is about those).
+        _ = try await server.result(
+            "Apps.Create",
+            ["app": ["id": "rt", "ios": ["appIds": ["RTRTRT1234.com.rt.app"]], "hosts": ["*.rt.example.com"]]])
         _ = try await server.result(
             "Domains.Create",
             ["domain": ["host": rtHost, "apps": ["rt"], "substitutionVariables": ["v": ["a", "b", "c", "d"]]]])
