@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include "listener.h"
 
 /// Daemon settings for routereg_mhd_start; 0 means "MHD's default" for every limit.
 typedef struct routereg_mhd_settings {
@@ -125,38 +126,23 @@ static inline int routereg_mhd_head_check(struct MHD_Connection *connection) {
     return problems;
 }
 
-/// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY)
-/// and the socket address for the numeric `address`. Returns NULL when the address is not numeric or the
-/// daemon cannot start (port in use, bad flags).
+/// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY).
+/// The listening socket is ours (see routereg_listener), opened on the numeric `address` and accepting once
+/// the daemon runs. Returns NULL when the address is not numeric or cannot be bound, or the daemon cannot
+/// start; on success `*listener` is what routereg_listener_close stops.
 static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings *s,
                                                     MHD_AccessHandlerCallback access_handler,
                                                     void *access_cls,
                                                     MHD_RequestCompletedCallback completed,
-                                                    void *completed_cls) {
-    struct sockaddr_in v4;
-    struct sockaddr_in6 v6;
-    const struct sockaddr *addr = NULL;
-    unsigned int flags = s->flags | MHD_USE_ERROR_LOG;
+                                                    void *completed_cls,
+                                                    routereg_listener **listener) {
     routereg_mhd_error_buffer()[0] = '\0';
-    memset(&v4, 0, sizeof v4);
-    memset(&v6, 0, sizeof v6);
-    if (inet_pton(AF_INET, s->address, &v4.sin_addr) == 1) {
-        v4.sin_family = AF_INET;
-        v4.sin_port = htons(s->port);
-        addr = (const struct sockaddr *)&v4;
-    } else if (inet_pton(AF_INET6, s->address, &v6.sin6_addr) == 1) {
-        v6.sin6_family = AF_INET6;
-        v6.sin6_port = htons(s->port);
-        addr = (const struct sockaddr *)&v6;
-        flags |= MHD_USE_IPv6;
-    } else {
-        snprintf(routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE, "not a numeric IP address");
-        return NULL;
-    }
+    *listener = routereg_listener_open(s->address, s->port, routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE);
+    if (*listener == NULL) return NULL;
+    unsigned int flags = s->flags | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
     struct MHD_OptionItem options[10];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&routereg_mhd_log, NULL};
-    options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)&routereg_mhd_uri_length, NULL};
     if (s->thread_pool_size > 1)
@@ -172,14 +158,19 @@ static inline struct MHD_Daemon *routereg_mhd_start(const routereg_mhd_settings 
         options[n++] =
             (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory_limit, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-    return MHD_start_daemon(flags, s->port, NULL, NULL, access_handler, access_cls, MHD_OPTION_ARRAY, options,
-                            MHD_OPTION_END);
-}
-
-/// The port the daemon listens on (the ephemeral one when started with port 0); 0 on failure.
-static inline uint16_t routereg_mhd_bind_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
+    struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, access_handler, access_cls,
+                                                 MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    int failed = daemon == NULL ? 0 : routereg_listener_start(*listener, daemon, s->connection_limit);
+    if (daemon == NULL || failed != 0) {
+        if (failed != 0) {
+            snprintf(routereg_mhd_error_buffer(), ROUTEREG_MHD_ERROR_SIZE, "accept thread: %s", strerror(failed));
+            MHD_stop_daemon(daemon);
+        }
+        routereg_listener_close(*listener);
+        *listener = NULL;
+        return NULL;
+    }
+    return daemon;
 }
 
 /// Writes the client's numeric address into `buffer` (NUL-terminated, empty when unknown).

@@ -9,7 +9,8 @@ import Foundation
 /// connection instead of holding a thread. `stop()` is graceful: it stops accepting, lets in-flight requests finish
 /// (bounded by `shutdownGracePeriod`), then stops the daemon.
 public final class HTTPServer: @unchecked Sendable {
-    // `@unchecked Sendable`: `daemon` and `retained` change only in start()/stop(), which take `lifecycle`.
+    // `@unchecked Sendable`: `daemon`, `listener` and `retained` change only in start()/stop(), which take
+    // `lifecycle`.
 
     /// Why the server could not start.
     public struct StartError: Error, CustomStringConvertible {
@@ -19,6 +20,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let core: ServerCore
     private let lifecycle = NSLock()
     private var daemon: OpaquePointer?
+    private var listener: UnsafeMutablePointer<routereg_listener>?
     private var retained: Unmanaged<ServerCore>?
     private var boundPort: UInt16 = 0
 
@@ -60,6 +62,7 @@ public final class HTTPServer: @unchecked Sendable {
             let flags =
                 MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             let unmanaged = Unmanaged.passRetained(core)
+            var opened: UnsafeMutablePointer<routereg_listener>?
             let started: OpaquePointer? = config.host.withCString { address in
                 var settings = routereg_mhd_settings(
                     address: address, port: config.port, flags: flags,
@@ -69,25 +72,19 @@ public final class HTTPServer: @unchecked Sendable {
                     connection_timeout: UInt32(clamping: config.connectionTimeoutSeconds),
                     connection_memory_limit: config.connectionMemoryLimit)
                 return routereg_mhd_start(
-                    &settings, mhdAccessHandler, unmanaged.toOpaque(), mhdRequestCompleted, unmanaged.toOpaque())
+                    &settings, mhdAccessHandler, unmanaged.toOpaque(), mhdRequestCompleted, unmanaged.toOpaque(),
+                    &opened)
             }
-            guard let started else {
+            guard let started, let opened else {
                 let reason = String(cString: routereg_mhd_start_error())
                 let cause = reason.isEmpty ? String(cString: strerror(errno)) : reason
                 unmanaged.release()
                 throw StartError(description: "cannot listen on \(config.host) port \(config.port): \(cause)")
             }
-            // A listening daemon always knows its port; 0 means libmicrohttpd could not say, and a server whose
-            // port nobody can learn (port 0 asked for an ephemeral one) is of no use.
-            let port = routereg_mhd_bind_port(started)
-            guard port != 0 else {
-                MHD_stop_daemon(started)
-                unmanaged.release()
-                throw StartError(description: "cannot learn the port listened on at \(config.host)")
-            }
             daemon = started
+            listener = opened
             retained = unmanaged
-            boundPort = port
+            boundPort = opened.pointee.port
         }
     }
 
@@ -102,10 +99,9 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         lifecycle.withLock {
             guard let daemon, let retained else { return }
-            // -1 only without a listening socket left (already quiesced; the inter-thread channel it also needs
-            // comes with MHD_ALLOW_SUSPEND_RESUME): nothing to close, and MHD_stop_daemon closes what remains.
-            let listener = MHD_quiesce_daemon(daemon)
-            if listener >= 0 { close(listener) }
+            // New connections are refused from here on; the daemon goes on serving the ones it has.
+            routereg_listener_close(listener)
+            listener = nil
             let grace = core.configuration.shutdownGracePeriod
             let clock = ContinuousClock()
             let started = clock.now
