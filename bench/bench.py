@@ -34,6 +34,15 @@ import seed  # noqa: E402
 from rpc import Client  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
+# Which cores the servers and the load generator run on (`--no-pin`: both share every core, the method before
+# issue 43). Pinned, wrk's own cost no longer bounds a server's requests per second: the server (nginx with one
+# worker, routereg with its default threads, which follow its CPU affinity) has core 0, wrk core 1.
+PIN = {"server": "0", "load": "1"}
+
+
+def pinned(argv, role):
+    """`argv` run on the cores of `role` ("server" or "load"), or as given when not pinning."""
+    return ["taskset", "-c", PIN[role], *argv] if PIN else list(argv)
 PHASES = ["aasa", "table", "check", "publish", "rss", "links", "apps", "matcher", "bounds"]
 # Not part of a default run: chooses `--threads`' default (bench/OPTIMIZATIONS.md).
 EXTRA_PHASES = ["threads"]
@@ -141,8 +150,8 @@ class Registry:
         if threads:
             argv += ["--threads", str(threads)]
         argv += list(extra)
-        self.argv = argv
-        self.process = Process(name, argv, env=env, wait_for="listening on")
+        self.argv = pinned(argv, "server")
+        self.process = Process(name, self.argv, env=env, wait_for="listening on")
         self.client = Client(self.port, self.token)
 
     def rotate_log(self):
@@ -228,6 +237,8 @@ class Nginx:
             user = f"user {pwd.getpwuid(0).pw_name} {grp.getgrgid(0).gr_name};"
         config = template.replace("{{DIR}}", self.dir).replace("{{PORT}}", str(self.port))
         config = config.replace("{{USER_DIRECTIVE}}", user).replace("{{EXTRA}}", extra)
+        # `auto` counts the machine's cores, not the ones nginx may run on: pinned to one, one worker.
+        config = config.replace("{{WORKER_PROCESSES}}", "1" if PIN else "auto")
         for name, value in NGINX_TUNING.items():
             config = config.replace("{{" + name + "}}", value if tuned else "")
         self.access_log = os.path.join(self.dir, "access.log") if access_log else None
@@ -236,8 +247,8 @@ class Nginx:
         self.config = os.path.join(self.dir, "nginx.conf")
         with open(self.config, "w") as f:
             f.write(config)
-        self.process = Process("nginx", ["nginx", "-p", self.dir, "-e", os.path.join(self.dir, "error.log"),
-                                         "-c", self.config])
+        self.process = Process("nginx", pinned(["nginx", "-p", self.dir, "-e", os.path.join(self.dir, "error.log"),
+                                                "-c", self.config], "server"))
         deadline = time.time() + 20
         while True:
             try:
@@ -259,9 +270,12 @@ class Nginx:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def wrk(url, duration, connections=64, threads=2, env=None):
-    """One wrk run; returns its BENCHJSON summary (rps, p50/p90/p99 ms, errors)."""
-    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "5s",
+def wrk(url, duration, connections=64, threads=None, env=None):
+    """One wrk run; returns its BENCHJSON summary (rps, p50/p90/p99 ms, errors). One thread on its own core
+    when pinned, else two."""
+    threads = threads or (1 if PIN else 2)
+    argv = ["taskset", "-c", PIN["load"]] if PIN else []
+    argv += ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "5s",
             "-s", os.path.join(HERE, "wrk", "load.lua"), url]
     run_env = dict(os.environ)
     run_env.update(env or {})
@@ -272,7 +286,7 @@ def wrk(url, duration, connections=64, threads=2, env=None):
         if line.startswith("BENCHJSON "):
             result = json.loads(line[len("BENCHJSON "):])
             if result["requests"]:
-                # wrk shares the cores with the server: its own cost bounds every requests-per-second ratio.
+                # Unpinned, wrk shares the cores with the server: its own cost bounds every ratio.
                 spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 result["wrk_us_per_request"] = spent / result["requests"] * 1e6
             return result
@@ -735,6 +749,8 @@ def main():
     parser.add_argument("--rounds", type=int, help="rounds per server (default 3, 1 with --quick)")
     parser.add_argument("--duration", type=int, help="seconds per wrk run (default 10, 3 with --quick)")
     parser.add_argument("--no-report", action="store_true", help="do not rewrite BENCHMARKS.md")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="servers and wrk share every core (default: server on core 0, wrk on core 1)")
     parser.add_argument("--baseline", help="an earlier run's results JSON to compare with in BENCHMARKS.md")
     parser.add_argument("--baseline-label", default="the previous build", help="how the report names it")
     parser.add_argument("--links", type=int, default=None,
@@ -743,7 +759,10 @@ def main():
                         help="routes of the memory phase (200 live versions, 500 routes per domain)")
     args = parser.parse_args()
     phases = args.phases.split(",")
-    for tool in ("wrk", "nginx"):
+    global PIN
+    if args.no_pin or (os.cpu_count() or 1) < 2:
+        PIN = None
+    for tool in ("wrk", "nginx") + (("taskset",) if PIN else ()):
         if shutil.which(tool) is None:
             sys.exit(f"bench: {tool} is missing (run scripts/bootstrap bench)")
     os.makedirs(RESULTS, exist_ok=True)
@@ -762,7 +781,8 @@ def main():
     rounds, duration = (1, 3) if quick else (3, 10)
     rounds, duration = args.rounds or rounds, args.duration or duration
     results = {"started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "machine": machine(), "quick": quick,
-               "settings": {"wrk": "-t2 -c64", "rounds": rounds, "duration_s": duration,
+               "settings": {"wrk": "-t1 -c64" if PIN else "-t2 -c64", "pinned": PIN, "rounds": rounds,
+                            "duration_s": duration,
                             "threads": args.threads or "default"}}
     sampler = LoadSampler()
     sampler.start()
@@ -801,7 +821,7 @@ def main():
                 if quiet:
                     quiet.stop()
         if "threads" in phases:
-            cores = os.cpu_count() or 1
+            cores = len(PIN["server"].split(",")) if PIN else (os.cpu_count() or 1)
             counts = [int(c) for c in args.thread_counts.split(",")] if args.thread_counts else \
                 [cores, 2 * cores, 4 * cores]
             results["threads"] = phase_threads(binary, lambda: eight_plan(), counts, rounds, duration)

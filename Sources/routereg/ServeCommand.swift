@@ -131,7 +131,7 @@ enum ServeCommand {
 
     /// Request threads unless --threads says otherwise: one per core, since more threads than cores cost more
     /// CPU per request and raise p99 (bench/OPTIMIZATIONS.md, "--threads").
-    static var defaultThreads: Int { ProcessInfo.processInfo.activeProcessorCount }
+    static var defaultThreads: Int { AvailableCores.count }
 
     /// Serves until SIGINT/SIGTERM; a failure stops any embedded cluster before it is reported.
     static func run(_ run: Invocation) throws {

@@ -32,7 +32,7 @@ public struct HTTPServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080,
-        threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
+        threadPoolSize: Int = AvailableCores.count,
         connectionLimit: Int = 4096, perIPConnectionLimit: Int = 0, connectionTimeoutSeconds: Int = 60,
         connectionMemoryLimit: Int = 0, maxBodyBytes: Int = 1 << 20, shutdownGracePeriod: Duration = .seconds(10),
         deferredGracePeriod: Duration = .seconds(1), logClientAddress: Bool = false
