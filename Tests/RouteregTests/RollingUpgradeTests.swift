@@ -130,8 +130,15 @@ struct RollingUpgradeTests {
         }
     }
 
+    /// A call as the registry's own clients make it: a read, or a write carrying a `requestId`, that got no
+    /// answer at all (its kept-alive connection closed under it, as nginx's reload closes idle ones) is sent once
+    /// more at once. Repeating cannot apply anything twice; an answer of any kind is never repeated here.
     static func rpc(_ port: Int, _ method: String, _ params: String) async -> (Int, String) {
-        await send(port, "/rpc", body: #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#)
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#
+        let first = await send(port, "/rpc", body: body)
+        let repeatable = method == "CanOpen.Check" || params.contains(#""requestId":"#)
+        guard first.0 == 0, repeatable else { return first }
+        return await send(port, "/rpc", body: body)
     }
 
     /// The shipped nginx configuration, its three marked values pointed at this test and its upstream at the
@@ -358,12 +365,8 @@ struct RollingUpgradeTests {
                 + "failed Checks: \(result.failedChecks)")
         #expect(result.gets > 50, "too little load to mean anything")
         #expect(result.failedGets.isEmpty, "\(result.failedGets.prefix(10))")
-        // A POST is not retried by the client on a kept-alive connection to nginx that nginx's reload closed at
-        // the same moment (seen once in six runs: "no answer", status 0); an HTTP error or a wrong decision from
-        // the fleet is never accepted.
-        let answeredWrongly = result.failedChecks.filter { !$0.hasPrefix("0 no answer") }
-        #expect(answeredWrongly.isEmpty, "\(answeredWrongly.prefix(10)); nginx: \(nginx.errors.suffix(2000))")
-        #expect(result.failedChecks.count <= 2, "\(result.failedChecks)")
+        // Issue 43: not one Check fails (a read that lost its kept-alive connection is sent again, as clients do).
+        #expect(result.failedChecks.isEmpty, "\(result.failedChecks.prefix(10)); nginx: \(nginx.errors.suffix(2000))")
         #expect(result.abandoned.isEmpty, "\(result.abandoned)")
         // DEPLOYMENT.md, "Upgrading the fleet": writes fail only around the failover, for seconds, and every failed
         // attempt is UNAVAILABLE, DEADLINE_EXCEEDED or no answer from nginx, each retried with its request id.

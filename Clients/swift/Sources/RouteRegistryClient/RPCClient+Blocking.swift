@@ -25,11 +25,35 @@ extension RPCClient {
     @available(*, noasync, message: "blocks the calling thread; await callRaw(method:paramsJSON:timeout:) instead")
     public func callRawSync(method: String, paramsJSON: Data, timeout: TimeInterval? = nil) throws -> Data {
         let request = try makeRequest(method: method, paramsJSON: paramsJSON, timeout: timeout)
+        let deadline = Date().addingTimeInterval(request.timeoutInterval)
+        do {
+            return try sendSync(request)
+        } catch let failure as SendFailure {
+            guard Self.mayRepeat(after: failure.error, method: method, paramsJSON: paramsJSON),
+                let again = Self.repeated(request, before: deadline)
+            else { throw Self.transportError(failure.error) }
+            do {
+                return try sendSync(again)
+            } catch let again as SendFailure {
+                throw Self.transportError(again.error)
+            }
+        }
+    }
+
+    /// A URLSession error of `sendSync`, kept as it came so the caller can decide to repeat the call.
+    private struct SendFailure: Error {
+        var error: URLError
+    }
+
+    @available(*, noasync, message: "blocks the calling thread")
+    private func sendSync(_ request: URLRequest) throws -> Data {
         let outcome = Locked<Result<(body: Data, status: Int), ClientError>?>(nil)
+        let raw = Locked<URLError?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { body, response, error in
             let result: Result<(body: Data, status: Int), ClientError>
             if let error {
+                raw.withLock { $0 = error as? URLError }
                 result = .failure(Self.transportError(error))
             } else {
                 result = .success((body ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
@@ -46,7 +70,9 @@ extension RPCClient {
         }
         switch outcome.withLock({ $0 }) {
         case .success(let answer): return try RPCWire.result(body: answer.body, httpStatus: answer.status)
-        case .failure(let error): throw error
+        case .failure(let error):
+            if let underlying = raw.withLock({ $0 }) { throw SendFailure(error: underlying) }
+            throw error
         case nil: throw ClientError.invalidResponse(reason: "no answer")
         }
     }

@@ -53,16 +53,49 @@ public struct RPCClient: Sendable {
     /// Calls `method` with a params object given as JSON bytes and returns the `result` member's bytes
     /// exactly as the server sent them (for tools that print the server's JSON unchanged).
     public func callRaw(method: String, paramsJSON: Data, timeout: TimeInterval? = nil) async throws -> Data {
-        let request = try makeRequest(method: method, paramsJSON: paramsJSON, timeout: timeout)
-        let body: Data
-        let response: URLResponse
-        do {
-            (body, response) = try await session.data(for: request)
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw Self.transportError(error)
+        var request = try makeRequest(method: method, paramsJSON: paramsJSON, timeout: timeout)
+        let deadline = Date().addingTimeInterval(request.timeoutInterval)
+        var attempt = 0
+        while true {
+            attempt += 1
+            let body: Data
+            let response: URLResponse
+            do {
+                (body, response) = try await session.data(for: request)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                if attempt == 1, Self.mayRepeat(after: error, method: method, paramsJSON: paramsJSON),
+                    let again = Self.repeated(request, before: deadline)
+                {
+                    request = again
+                    continue
+                }
+                throw Self.transportError(error)
+            }
+            return try RPCWire.result(body: body, httpStatus: (response as? HTTPURLResponse)?.statusCode ?? 0)
         }
-        return try RPCWire.result(body: body, httpStatus: (response as? HTTPURLResponse)?.statusCode ?? 0)
+    }
+
+    /// `request` again within what is left of the call's deadline; nil when nothing useful is left.
+    static func repeated(_ request: URLRequest, before deadline: Date) -> URLRequest? {
+        let left = deadline.timeIntervalSinceNow
+        guard left > 0.05 else { return nil }
+        var again = request
+        again.timeoutInterval = left
+        again.setValue(String(Int((left * 1000).rounded())), forHTTPHeaderField: "X-Request-Timeout-Ms")
+        return again
+    }
+
+    /// Whether a call that got no answer at all may be sent once more, at once: its connection closed under it
+    /// (a kept-alive connection a proxy's reload or a server's idle timeout closed as the request went out),
+    /// and repeating it cannot apply anything twice: a read, or a write carrying its idempotency `requestId`.
+    /// Browsers and HTTP libraries repeat such requests the same way; any answer, even an error, is final.
+    static func mayRepeat(after error: any Error, method: String, paramsJSON: Data) -> Bool {
+        guard let code = (error as? URLError)?.code, code == .networkConnectionLost || code == .badServerResponse
+        else { return false }
+        if ReadMethods.names.contains(method) { return true }
+        let params = try? JSONSerialization.jsonObject(with: paramsJSON) as? [String: Any]
+        return params?["requestId"] is String
     }
 
     /// The HTTP request for one call.

@@ -38,6 +38,9 @@ final class FakeRPCServer: @unchecked Sendable {
         case http(status: Int, body: String)
         /// Never answer (until the server stops).
         case hang
+        /// Close the connection without a byte of answer, as a server or proxy closing a kept-alive connection
+        /// at the moment the request arrives.
+        case close
     }
 
     typealias Handler = @Sendable (Request) -> Reply
@@ -122,6 +125,7 @@ final class FakeRPCServer: @unchecked Sendable {
         case .hang:
             lock.withLock { held.append(fd) }
             return
+        case .close: break
         }
         close(fd)
     }
@@ -149,6 +153,7 @@ final class FakeRPCServer: @unchecked Sendable {
         case .error: respond(fd, 404, "not found\n", contentType: "text/plain")
         case .http(let status, let body): respond(fd, status, body)
         case .hang: lock.withLock { held.append(fd) }
+        case .close: break
         }
     }
 

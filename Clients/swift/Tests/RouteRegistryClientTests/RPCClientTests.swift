@@ -171,6 +171,51 @@ struct RPCClientTests {
         #expect(error?.isConnectionProblem == true)
     }
 
+    /// A server whose first connection closes without answering (a kept-alive connection a proxy's reload
+    /// closed), then answers; and what it received.
+    private static func closingOnce() throws -> FakeRPCServer {
+        let seen = Locked(0)
+        return try FakeRPCServer { _ in
+            seen.withLock {
+                $0 += 1; return $0
+            } == 1 ? .close : .result(#"{"ok":true}"#)
+        }
+    }
+
+    @Test(arguments: [
+        ("CanOpen.Check", #"{"app":"badoo","platform":"ios","version":"5.0","url":"https://m.badoo.com/u/1"}"#),
+        ("Routes.Create", #"{"app":"badoo","requestId":"r-1","route":{"id":"x"}}"#),
+    ])
+    func aReadOrAKeyedWriteIsSentAgainWhenTheConnectionClosesUnanswered(method: String, params: String) async throws {
+        let server = try Self.closingOnce()
+        defer { server.stop() }
+        let result = try await RPCClient(server: server.url, timeout: 5)
+            .callRaw(method: method, paramsJSON: Data(params.utf8))
+        #expect(String(decoding: result, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func aWriteWithoutAKeyIsNotSentAgain() async throws {
+        let server = try Self.closingOnce()
+        defer { server.stop() }
+        let error = await #expect(throws: ClientError.self) {
+            _ = try await RPCClient(server: server.url, timeout: 5)
+                .callRaw(method: "Routes.Create", paramsJSON: Data(#"{"app":"badoo","route":{"id":"x"}}"#.utf8))
+        }
+        // Linux's URLSession reports the closed connection as a malformed response; either way it is the caller's.
+        #expect(error == .invalidResponse(reason: "malformed HTTP response") || error?.isConnectionProblem == true)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func theBlockingCallSendsAReadAgainToo() throws {
+        let server = try Self.closingOnce()
+        defer { server.stop() }
+        let result = try RPCClient(server: server.url, timeout: 5)
+            .callRawSync(method: "CanOpen.GetTable", paramsJSON: Data(#"{"app":"badoo"}"#.utf8))
+        #expect(String(decoding: result, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(server.requests.count == 2)
+    }
+
     @Test func paramsMustBeAnObject() async throws {
         let client = RPCClient(server: URL(string: "http://127.0.0.1:1")!)
         await #expect(throws: ClientError.invalidRequest(reason: "params must be a JSON object")) {
