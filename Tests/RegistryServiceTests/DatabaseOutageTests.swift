@@ -34,8 +34,8 @@ import Testing
             token: nil)
         #expect(decision.string("decision") == "open_in_app")
         #expect(try await server.result("Associations.Get", ["host": "m.badoo.com"]).int("revision") == revision)
-        let write = try await server.call(
-            "Routes.Create",
+        let write = try await deadlineWrite(
+            server, "Routes.Create",
             ["app": "badoo", "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"]])
         #expect(errorCode(write) == 14)
         #expect(
@@ -54,8 +54,8 @@ import Testing
 
         #expect(
             try await eventually(within: .seconds(10)) {
-                let retry = try await server.call(
-                    "Routes.Create",
+                let retry = try await deadlineWrite(
+                    server, "Routes.Create",
                     ["app": "badoo", "route": ["id": "help", "pattern": ["path": "/help/*"], "action": "exclude"]])
                 return errorCode(retry) == nil
             })
@@ -95,7 +95,8 @@ import Testing
             try await eventually(within: .seconds(10)) {
                 try await second.get("/readyz").1.statusCode == 200
             })
-        let write = try await second.call("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
+        let write = try await deadlineWrite(
+            second, "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
         #expect(errorCode(write) == nil)
     }
 }

@@ -15,7 +15,12 @@ import Testing
         let (a, b) = (fleet.servers[0], fleet.servers[1])
         try await seedBadoo(a)
         try fleet.postgres.waitForStandbyToCatchUp()
-        let (before, _) = try await b.get("/.well-known/apple-app-site-association", host: "m.badoo.com")
+        // b learns of a's writes by polling: both serve the seeded file before the primary dies.
+        let (before, _) = try await a.get("/.well-known/apple-app-site-association", host: "m.badoo.com")
+        let converged = try await eventually(within: .seconds(15)) {
+            try await b.get("/.well-known/apple-app-site-association", host: "m.badoo.com").0 == before
+        }
+        #expect(converged, "server b never served what a wrote before the failover")
 
         try fleet.postgres.killPrimary()
         // Reads go on from the snapshot while there is no primary at all.
@@ -28,9 +33,7 @@ import Testing
         try fleet.postgres.promoteStandby()
 
         let write = try await firstSuccess(within: .seconds(30)) {
-            try await a.call(
-                "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"],
-                headers: ["X-Request-Timeout-Ms": "3000"])
+            try await deadlineWrite(a, "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
         }
         // The writer's own snapshot has the new document as soon as the write returns (read in process, so the
         // figure below is the other server's delay alone).
@@ -50,7 +53,8 @@ import Testing
 
         // A write on the other server, then both serve exactly what the new primary holds.
         let second = try await firstSuccess(within: .seconds(15)) {
-            try await b.call("Releases.Publish", ["app": "badoo", "platform": "android", "version": "5.12.0"])
+            try await deadlineWrite(
+                b, "Releases.Publish", ["app": "badoo", "platform": "android", "version": "5.12.0"])
         }
         _ = second
         try await expectServing(exactlyWhatIsIn: fleet.postgres.standbyURL(HAFleet.database), [a, b])
@@ -90,10 +94,7 @@ import Testing
         }
 
         _ = try await firstSuccess(within: .seconds(30)) {
-            try await a.call(
-                "Routes.Create",
-                iosRoute("real"),
-                headers: ["X-Request-Timeout-Ms": "3000"])
+            try await deadlineWrite(a, "Routes.Create", iosRoute("real"))
         }
         let realID = try HAFleet.store(newPrimary).read { tx in
             try tx.query("SELECT id FROM audit WHERE resource = 'apps/badoo/routes/real'")[0].int("id")
@@ -102,12 +103,10 @@ import Testing
         // Writes on both servers afterwards: built incrementally from a ghost snapshot, they would store the
         // ghost route in new revisions.
         _ = try await firstSuccess(within: .seconds(15)) {
-            try await b.call("Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
+            try await deadlineWrite(b, "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
         }
         _ = try await firstSuccess(within: .seconds(15)) {
-            try await a.call(
-                "Routes.Create",
-                iosRoute("after"))
+            try await deadlineWrite(a, "Routes.Create", iosRoute("after"))
         }
 
         try await expectServing(exactlyWhatIsIn: newPrimary, [a, b])

@@ -57,6 +57,22 @@ func iosRoute(_ id: String) -> [String: Any] {
     ["app": "badoo", "route": ["id": id, "pattern": ["path": "/\(id)/*"], "platforms": ["ios": ["since": "5.0"]]]]
 }
 
+/// A write with its own deadline (`X-Request-Timeout-Ms`): its answer, whatever it is, comes no later than the
+/// deadline plus 100 ms (issue 43), asserted here for every write of the HA tests.
+func deadlineWrite(
+    _ server: TestRegistryServer, _ method: String, _ params: [String: Any], deadline: Duration = .seconds(3),
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [String: Any] {
+    let milliseconds = deadline.components.seconds * 1000 + deadline.components.attoseconds / 1_000_000_000_000_000
+    let start = ContinuousClock.now
+    let answer = try await server.call(method, params, headers: ["X-Request-Timeout-Ms": String(milliseconds)])
+    let took = start.duration(to: .now)
+    #expect(
+        took <= deadline + .milliseconds(100),
+        "\(method) answered after \(took), its deadline \(deadline): \(answer)", sourceLocation: sourceLocation)
+    return answer
+}
+
 /// Calls `write` until it succeeds (returns the seconds it took), or fails after `timeout`.
 func firstSuccess(
     within timeout: Duration, _ write: () async throws -> [String: Any]

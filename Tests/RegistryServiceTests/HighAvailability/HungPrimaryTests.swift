@@ -39,9 +39,8 @@ import Testing
         let promotedAt = ContinuousClock.now
         // Writes resume on the promoted standby while the old primary is still hung (and reads go on).
         let resumedWrite = try await firstSuccess(within: .seconds(20)) {
-            try await server.call(
-                "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"],
-                headers: ["X-Request-Timeout-Ms": "3000"])
+            try await deadlineWrite(
+                server, "Releases.Publish", ["app": "badoo", "platform": "ios", "version": "5.12.0"])
         }
         let answer = await attempted.value
         let stats = await probed.value
