@@ -362,7 +362,7 @@ struct RollingUpgradeTests {
                 + "\(result.checks) CanOpen.Check, \(result.failedChecks.count) failed; \(result.acknowledged.count) "
                 + "writes acknowledged, \(result.failedAttempts.count) attempts failed and were retried, "
                 + "\(result.abandoned.count) abandoned; longest write outage \(result.longestWriteOutage); "
-                + "failed Checks: \(result.failedChecks)")
+                + "failed Checks: \(result.failedChecks); failed write attempts: \(result.failedAttempts.prefix(30))")
         #expect(result.gets > 50, "too little load to mean anything")
         #expect(result.failedGets.isEmpty, "\(result.failedGets.prefix(10))")
         // Issue 43: not one Check fails (a read that lost its kept-alive connection is sent again, as clients do).
