@@ -1,13 +1,18 @@
 package com.routeregistry.client;
 
+import java.io.IOException;
 import java.net.MalformedURLException;
+import java.net.SocketTimeoutException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.json.JSONObject;
 
@@ -233,7 +238,15 @@ public final class RouteRegistryClient {
         headers.put("Content-Type", "application/json");
         headers.put("Accept", "application/json");
         if (token != null) headers.put("Authorization", "Bearer " + token);
-        HttpExchange reply = HttpExchange.send(method, endpoint, headers, body, timeoutMillis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        HttpExchange reply;
+        try {
+            reply = HttpExchange.send(method, endpoint, headers, body, timeoutMillis);
+        } catch (RegistryException e) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 50 || !mayRepeat(method, params, e)) throw e;
+            reply = HttpExchange.send(method, endpoint, headers, body, (int) left);
+        }
         JSONObject message;
         try {
             message = new JSONObject(reply.text());
@@ -257,5 +270,24 @@ public final class RouteRegistryClient {
         JSONObject result = message.optJSONObject("result");
         if (result == null) throw RegistryException.protocol(method + ": the reply has no result object");
         return result;
+    }
+
+    /** The public reads: repeating one cannot change anything. */
+    private static final Set<String> READS = new HashSet<>(Arrays.asList(
+            "CanOpen.Check", "CanOpen.GetTable", "Links.Resolve", "Associations.Get", "Associations.Watch",
+            "rpc.discover"));
+
+    /**
+     * Whether a call that got no answer at all may be sent once more, within what is left of its deadline: its
+     * connection failed before any reply (a kept-alive connection a proxy's reload closed as the request went
+     * out), not its deadline, and repeating it cannot apply anything twice: a read, or a write carrying its
+     * idempotency {@code requestId}. Any answer, even an error, is final.
+     */
+    static boolean mayRepeat(String method, JSONObject params, RegistryException failure) {
+        if (failure.kind != RegistryException.Kind.TRANSPORT) return false;
+        if (!(failure.getCause() instanceof IOException) || failure.getCause() instanceof SocketTimeoutException) {
+            return false;
+        }
+        return READS.contains(method) || (params != null && params.optString("requestId", "").length() > 0);
     }
 }

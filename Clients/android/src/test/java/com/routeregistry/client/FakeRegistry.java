@@ -30,7 +30,13 @@ final class FakeRegistry implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
 
-    /** {@code reply} maps a request to the raw reply body; null means never answer (until closed). */
+    /** A reply that closes the connection without a byte of answer, as a proxy closing a kept-alive connection. */
+    static final String CLOSE = "\u0000close";
+
+    /**
+     * {@code reply} maps a request to the raw reply body; null means never answer (until closed), {@link #CLOSE}
+     * close the connection unanswered.
+     */
     FakeRegistry(Function<JSONObject, String> reply) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/rpc", exchange -> {
@@ -43,6 +49,7 @@ final class FakeRegistry implements AutoCloseable {
                     Thread.sleep(30_000);
                     return;
                 }
+                if (CLOSE.equals(body)) return; // closed unanswered by the exchange's close below
                 byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, bytes.length);

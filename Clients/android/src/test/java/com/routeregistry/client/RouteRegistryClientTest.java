@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Socket;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The transport: deadlines, refusals and malformed replies become the right {@link RegistryException}. */
@@ -72,6 +73,40 @@ class RouteRegistryClientTest {
                         () -> new RouteRegistryClient(fake.url()).getTable("badoo", "android", Version.ofVersionCode(1), null));
                 assertEquals(RegistryException.Kind.PROTOCOL, error.kind, reply);
             }
+        }
+    }
+
+    /** A registry whose first connection closes unanswered; every later call is answered {@code {"ok":true}}. */
+    private static FakeRegistry closingOnce() throws Exception {
+        AtomicInteger seen = new AtomicInteger();
+        return new FakeRegistry(request -> seen.incrementAndGet() == 1 ? FakeRegistry.CLOSE
+                : FakeRegistry.result(request, "{\"ok\":true}"));
+    }
+
+    @Test
+    void aReadOrAKeyedWriteIsSentAgainWhenItsConnectionClosesUnanswered() throws Exception {
+        String[][] calls = {
+            {"CanOpen.Check", "{\"app\":\"badoo\",\"platform\":\"android\",\"version\":\"1\","
+                    + "\"url\":\"https://m.badoo.com/\"}"},
+            {"Routes.Create", "{\"app\":\"badoo\",\"requestId\":\"r-1\",\"route\":{\"id\":\"x\"}}"},
+        };
+        for (String[] call : calls) {
+            try (FakeRegistry registry = closingOnce()) {
+                RouteRegistryClient client = new RouteRegistryClient(registry.url(), null, 5_000);
+                assertTrue(client.call(call[0], Repo.parse(call[1])).optBoolean("ok"), call[0]);
+                assertEquals(2, registry.requests.size(), call[0]);
+            }
+        }
+    }
+
+    @Test
+    void aWriteWithoutAKeyIsNotSentAgain() throws Exception {
+        try (FakeRegistry registry = closingOnce()) {
+            RouteRegistryClient client = new RouteRegistryClient(registry.url(), null, 5_000);
+            RegistryException error = assertThrows(RegistryException.class,
+                    () -> client.call("Routes.Create", Repo.parse("{\"app\":\"badoo\",\"route\":{\"id\":\"x\"}}")));
+            assertEquals(RegistryException.Kind.TRANSPORT, error.kind);
+            assertEquals(1, registry.requests.size());
         }
     }
 }
