@@ -8,14 +8,15 @@ import RouteCore
 #endif
 
 /// A tiny HTTP/1.1 JSON-RPC responder on 127.0.0.1 and an ephemeral port, for testing the client's wire
-/// handling without the real server: one connection at a time, one request per connection.
+/// handling without the real server: one request per connection, each connection on its own thread (a
+/// connection the client opened and left idle must not hold up the next one, as in a serial loop it would).
 ///
 /// A `GET /canopen/v1/{app}/{platform}/{version}.json` reaches the handler as the `CanOpen.GetTable` call it
 /// stands for (`viaGET`, `If-None-Match` as `ifNoneMatch`), and its `.result` is served as the registry
 /// serves that GET: the bare table with its ETag, or a 304; an `.error` becomes a plain-text 404.
 ///
 /// `@unchecked Sendable`: the socket descriptors are set once in `init` (the listening one) or owned by
-/// the accept thread; everything shared (`requests`, `held`, `handler`) sits behind `lock`.
+/// the thread serving it; everything shared (`requests`, `held`, `handler`) sits behind `lock`.
 final class FakeRPCServer: @unchecked Sendable {
     /// What the server received.
     struct Request: Sendable {
@@ -95,7 +96,7 @@ final class FakeRPCServer: @unchecked Sendable {
                 close(fd)
                 return
             }
-            serve(fd)
+            Thread { [self] in serve(fd) }.start()
         }
     }
 
@@ -176,6 +177,7 @@ final class FakeRPCServer: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { return }
             offset += n
         }
@@ -185,7 +187,12 @@ final class FakeRPCServer: @unchecked Sendable {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         func fill() -> Bool {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            var n: Int
+            // A signal (a child process ending elsewhere in the test process) must not cut a request short.
+            repeat {
+                n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            } while n < 0
+                && errno == EINTR
             if n <= 0 { return false }
             buffer += chunk[0..<n]
             return true
