@@ -48,6 +48,7 @@ enum JSONRPCFuzz {
     private enum FuzzEcho: RPCMethodDescriptor {
         static let name = "Fuzz.Echo"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         static func scope(_ _: Input) -> CallScope { .unscoped }
         typealias Input = Empty
         typealias Output = Empty

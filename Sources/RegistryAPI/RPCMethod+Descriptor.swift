@@ -10,7 +10,7 @@ extension RPCMethod {
         _ method: Method.Type, _ handler: @escaping @Sendable (RPCContext, Method.Input) throws -> Method.Output
     ) {
         self.init(name: Method.name, access: Method.access.rpc, Self.scoped(Method.self, handler))
-        self = changingState(Method.access >= .releaser)
+        self = described(by: Method.self)
     }
 
     /// A method with its own encoder of the result and, optionally, a flat reader of its plain params.
@@ -22,7 +22,7 @@ extension RPCMethod {
         self.init(
             name: Method.name, access: Method.access.rpc, encoder: encoder, flatParams: flatParams,
             Self.scoped(Method.self, handler))
-        self = changingState(Method.access >= .releaser)
+        self = described(by: Method.self)
     }
 
     /// A method whose handler answers in another shape than `Method.Output` (`CanOpen.GetTable` splices a
@@ -35,7 +35,14 @@ extension RPCMethod {
         self.init(
             name: Method.name, access: Method.access.rpc, encoder: encoder, flatParams: flatParams,
             Self.scoped(Method.self, handler))
-        self = changingState(Method.access >= .releaser)
+        self = described(by: Method.self)
+    }
+
+    /// This method with the traits its descriptor declares (`MethodTraits`): a write is answered like one
+    /// (even past its deadline, outside the batch budget), and a method reading the database runs off the
+    /// HTTP workers.
+    func described<Method: RPCMethodDescriptor>(by method: Method.Type) -> RPCMethod {
+        changingState(Method.isWrite).waitingOnDatabase(Method.traits.source == .database)
     }
 
     /// `handler` behind the method's scope check: what the call reaches (`Method.scope`, declared on the
@@ -73,7 +80,7 @@ extension RPCMethod {
         RPCMethod.deferred(name: Method.name, access: Method.access.rpc) { context, input, completion in
             try checkScope(Method.self, context, input)
             try handler(context, input, completion)
-        }
+        }.described(by: Method.self)
     }
 }
 
@@ -105,6 +112,7 @@ extension RPCContext {
 public enum RPCDiscover: RPCMethodDescriptor {
     public static let name = RPCMethod.discoverName
     public static let access = Access.public
+    public static let traits = MethodTraits.read(from: .snapshot)
     public static func scope(_ _: Input) -> CallScope { .unscoped }
     public typealias Input = Empty
     /// The OpenRPC document.

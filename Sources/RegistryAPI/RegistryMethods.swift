@@ -14,7 +14,7 @@ public enum RegistryMethods {
                     input.app, shareNames: input.shareNames ?? false, by: caller(ctx, input.requestID))
             },
             RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
-            RPCMethod(API.AppsList.self) { ctx, input in try service.listApps(try page(input), within: ctx.scope) },
+            RPCMethod(API.AppsList.self) { ctx, input in try service.listApps(input, within: ctx.scope) },
             RPCMethod(API.AppsUpdate.self) { ctx, input in
                 try service.updateApp(
                     input.app, etag: input.etag, shareNames: input.shareNames ?? false,
@@ -29,7 +29,7 @@ public enum RegistryMethods {
             },
             RPCMethod(API.DomainsGet.self) { _, input in try service.getDomainWithBudget(input.host) },
             RPCMethod(API.DomainsList.self) { ctx, input in
-                try service.listDomains(app: input.app, try page(input.page), within: ctx.scope)
+                try service.listDomains(app: input.app, input.page, within: ctx.scope)
             },
             RPCMethod(API.DomainsDelete.self) { ctx, input in
                 try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestID))
@@ -46,7 +46,7 @@ public enum RegistryMethods {
             RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
             RPCMethod(API.RoutesList.self) { _, input in
                 try service.listRoutes(
-                    app: input.app, try page(input.page))
+                    app: input.app, input.page)
             },
             RPCMethod(API.RoutesUpdate.self) { ctx, input in
                 try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestID))
@@ -78,13 +78,11 @@ public enum RegistryMethods {
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
             RPCMethod(API.ReleasesList.self) { _, input in
-                _ = try page(input.page)
-                return try service.listReleases(input)
+                try service.listReleases(input)
             },
             RPCMethod(API.AssociationsGet.self) { _, input in try service.association(input) },
             RPCMethod(API.AssociationsListRevisions.self) { _, input in
-                _ = try page(input.page)
-                return try service.listRevisions(input)
+                try service.listRevisions(input)
             },
             RPCMethod(API.AssociationsDiff.self) { _, input in try service.diff(input) },
             RPCMethod(API.AssociationsDelivery.self) { _, input in try service.delivery(input) },
@@ -103,7 +101,7 @@ public enum RegistryMethods {
             RPCMethod(API.TokensCreate.self) { ctx, input in
                 try service.createToken(input.token, by: caller(ctx), creator: ctx.registryPrincipal)
             },
-            RPCMethod(API.TokensList.self) { ctx, input in try service.listTokens(try page(input), within: ctx.scope) },
+            RPCMethod(API.TokensList.self) { ctx, input in try service.listTokens(input, within: ctx.scope) },
             RPCMethod(API.TokensRevoke.self) { ctx, input in
                 try service.revokeToken(input.id, by: caller(ctx, input.requestID))
             },
@@ -117,8 +115,7 @@ public enum RegistryMethods {
                     expiresAt: principal.expiresAt.map(RegistryService.timestamp))
             },
             RPCMethod(API.AuditList.self) { ctx, input in
-                _ = try page(input.page)
-                return try service.listAudit(input, within: ctx.scope)
+                try service.listAudit(input, within: ctx.scope)
             },
             RPCMethod.discover(openRPCDocument: openRPC),
         ] + links(service)
@@ -136,8 +133,7 @@ public enum RegistryMethods {
             },
             RPCMethod(API.LinksGet.self) { _, input in try service.getLink(domain: input.domain, code: input.code) },
             RPCMethod(API.LinksList.self) { ctx, input in
-                _ = try page(input.page)
-                return try service.listLinks(input, within: ctx.scope)
+                try service.listLinks(input, within: ctx.scope)
             },
             RPCMethod(API.LinksUpdate.self) { ctx, input in
                 try service.updateLink(input.link, etag: input.etag, by: caller(ctx, input.requestID))
@@ -170,26 +166,12 @@ public enum RegistryMethods {
         ]
     }
 
-    /// Methods answered from the snapshot alone: they never wait on the database.
-    public static let snapshotOnly: Set<String> = [
-        API.CanOpenCheck.name, API.CanOpenGetTable.name, API.MatrixGet.name, API.AssociationsWatch.name,
-        API.TokensWhoAmI.name, RPCDiscover.name, API.LinksResolve.name,
-    ]
-
     /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the validated
     /// idempotency key (`API.RequestID`).
     private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) throws(RegistryError) -> Caller {
         Caller(
             actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
             idempotencyKey: try API.RequestID.validate(idempotencyKey), apps: context.scope)
-    }
-
-    /// Checks paging params once for every list method.
-    private static func page(_ request: PageRequest) throws(RegistryError) -> PageRequest {
-        if let size = request.pageSize, !(0...1000).contains(size) {
-            throw RegistryError.invalidArgument(field: "pageSize", "must be between 0 and 1000")
-        }
-        return request
     }
 
     private static func switchRoute(

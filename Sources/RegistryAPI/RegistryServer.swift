@@ -33,9 +33,8 @@ public final class RegistryServer: Sendable {
         let signIns = SignInLimiter(policy: signInLimit)
         self.signIns = signIns
         let metrics = ServerMetrics()
-        let methods = RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8)).map {
-            $0.waitingOnDatabase(!RegistryMethods.snapshotOnly.contains($0.name))
-        }
+        // Each method reads where its descriptor says (`MethodTraits.source`).
+        let methods = RegistryMethods.table(service, openRPC: OpenRPCDocument.bytes ?? Array("{}".utf8))
         // Requests calling a method that may wait on the database run here, never on libmicrohttpd's workers:
         // each worker serves many connections, so one stuck behind a hung database would stall the snapshot
         // reads of all of them. Every wait there has a deadline, which bounds how many such requests pile up.

@@ -3,11 +3,6 @@ import RouteCore
 import RouteStore
 
 extension RegistryService {
-    /// The writes that change nothing a snapshot holds (links live in their own index).
-    static let snapshotNeutralMethods = [
-        API.LinksCreate.name, API.LinksBatchCreate.name, API.LinksUpdate.name, API.LinksDelete.name,
-    ]
-
     /// `Links.Create`: one link for `app`, on its link domain, with its code drawn when not given.
     public func createLink(_ link: ShortLink, app: String, by caller: Caller) throws(RegistryError) -> API.LinkView {
         let created = try createLinks([link], app: app, by: caller, method: API.LinksCreate.name, field: "link")

@@ -179,7 +179,7 @@ public final class RegistryService: Sendable {
         // newer state as it is, so a fleet's servers pay no full load per link written.
         if !force, !lost, loadedFromDatabase.load(ordering: .relaxed), observed.state.generation > served.generation,
             try store.auditOnlyMethods(
-                Self.snapshotNeutralMethods, after: served.generation, through: observed.state.generation,
+                API.snapshotNeutralWrites, after: served.generation, through: observed.state.generation,
                 deadline: deadline)
         {
             let advanced = Snapshot(advancing: current, to: observed.state)

@@ -81,6 +81,30 @@ struct CommandOutputTests {
         #expect(Set(sends).count == 1, "the retry must carry the same requestId: \(sends)")
     }
 
+    @Test func aReadIsRetriedAndAWriteWithoutAKeyIsNot() {
+        let unavailable = RegistryError(.unavailable, "the database is unavailable; try again")
+        let reads = ScriptedTransport(["Apps.List": [.error(unavailable), .result(#"{"apps":[],"nextPageToken":""}"#)]])
+        let listed = runCLI(["app", "list", "--json"], transport: reads)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(reads.calls.filter { $0.method == "Apps.List" }.count == 2)
+        #expect(!reads.calls.contains { $0.params.contains("requestId") }, "a read takes no requestId")
+
+        // A new token cannot be answered again (its secret is shown once), so one failed attempt is the answer.
+        let tokens = ScriptedTransport(["Tokens.Create": [.error(unavailable), .result("{}")]])
+        let created = runCLI(["token", "create", "ci-release"], transport: tokens)
+        #expect(created.status != 0)
+        #expect(tokens.calls.filter { $0.method == "Tokens.Create" }.count == 1)
+    }
+
+    /// Which methods the CLI sends again comes from the descriptors' traits alone.
+    @Test func theRetriedMethodsAreTheReadsAndTheKeyedWrites() {
+        for method in API.all {
+            #expect(IdempotentRetry.retries(method.name) == (!method.isWrite || method.isIdempotent), "\(method.name)")
+        }
+        #expect(IdempotentRetry.retries("Tokens.List") && IdempotentRetry.retries("Associations.Preview"))
+        #expect(!IdempotentRetry.retries("Tokens.Create") && !IdempotentRetry.retries("No.Such"))
+    }
+
     @Test func publishPrintsRevisionsDiffsAndLint() {
         let transport = ScriptedTransport([
             "Releases.Publish": [.result(Fixtures.publish)], "Associations.Diff": [.result(Fixtures.diff)],

@@ -2,6 +2,7 @@ extension API {
     public enum TokensCreate: RPCMethodDescriptor {
         public static let name = "Tokens.Create"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .newToken(apps: input.token.apps) }
         public struct NewToken: Codable, Sendable {
             public var displayName: String
@@ -37,6 +38,7 @@ extension API {
     public enum TokensList: RPCMethodDescriptor, PageKey {
         public static let name = "Tokens.List"
         public static let access = Access.admin
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ _: Input) -> CallScope { .list(app: nil) }
         public typealias Input = PageRequest
         public typealias Output = Page<TokensList, TokenResource>
@@ -46,6 +48,7 @@ extension API {
     public enum TokensRevoke: RPCMethodDescriptor {
         public static let name = "Tokens.Revoke"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .token(input.id) }
         public struct Params: Codable, Sendable {
             public var id: String
@@ -59,6 +62,7 @@ extension API {
     public enum TokensWhoAmI: RPCMethodDescriptor {
         public static let name = "Tokens.WhoAmI"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .snapshot)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public typealias Input = Empty
         public struct Output: Codable, Sendable, Hashable {
@@ -84,6 +88,7 @@ extension API {
     public enum AuditList: RPCMethodDescriptor, PageKey {
         public static let name = "Audit.List"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ _: Input) -> CallScope { .list(app: nil) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
@@ -97,6 +102,7 @@ extension API {
     public enum MatrixGet: RPCMethodDescriptor {
         public static let name = "Matrix.Get"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .snapshot)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Input: Codable, Sendable {
             public var app: String

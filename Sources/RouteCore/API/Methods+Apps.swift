@@ -5,6 +5,7 @@ extension API {
     public enum AppsCreate: RPCMethodDescriptor {
         public static let name = "Apps.Create"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app.id) }
         public struct Params: Codable, Sendable {
             public var app: App
@@ -23,6 +24,7 @@ extension API {
     public enum AppsGet: RPCMethodDescriptor {
         public static let name = "Apps.Get"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Input: Codable, Sendable {
             public var app: String
@@ -34,6 +36,7 @@ extension API {
     public enum AppsList: RPCMethodDescriptor, PageKey {
         public static let name = "Apps.List"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ _: Input) -> CallScope { .list(app: nil) }
         public typealias Input = PageRequest
         public typealias Output = Page<AppsList, Resource<App>>
@@ -43,6 +46,7 @@ extension API {
     public enum AppsUpdate: RPCMethodDescriptor {
         public static let name = "Apps.Update"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app.id) }
         public struct Params: Codable, Sendable {
             public var app: App
@@ -62,6 +66,7 @@ extension API {
     public enum AppsDelete: RPCMethodDescriptor {
         public static let name = "Apps.Delete"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
@@ -78,6 +83,7 @@ extension API {
     public enum DomainsCreate: RPCMethodDescriptor {
         public static let name = "Domains.Create"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope {
             .newDomain(apps: input.domain.apps, aliasOf: input.domain.aliasOf)
         }
@@ -92,6 +98,7 @@ extension API {
     public enum DomainsGet: RPCMethodDescriptor {
         public static let name = "Domains.Get"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .domain(input.host) }
         public struct Input: Codable, Sendable {
             public var host: String
@@ -103,6 +110,7 @@ extension API {
     public enum DomainsList: RPCMethodDescriptor, PageKey {
         public static let name = "Domains.List"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .list(app: input.filter.app) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
@@ -116,6 +124,7 @@ extension API {
     public enum DomainsDelete: RPCMethodDescriptor {
         public static let name = "Domains.Delete"
         public static let access = Access.admin
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .domain(input.host) }
         public struct Params: Codable, Sendable {
             public var host: String

@@ -2,6 +2,7 @@ extension API {
     public enum AssociationsGet: RPCMethodDescriptor {
         public static let name = "Associations.Get"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var host: String
@@ -39,6 +40,7 @@ extension API {
     public enum AssociationsListRevisions: RPCMethodDescriptor, PageKey {
         public static let name = "Associations.ListRevisions"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
@@ -56,6 +58,7 @@ extension API {
     public enum AssociationsDiff: RPCMethodDescriptor {
         public static let name = "Associations.Diff"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var host: String
@@ -75,6 +78,7 @@ extension API {
     public enum AssociationsPreview: RPCMethodDescriptor {
         public static let name = "Associations.Preview"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public enum Action: String, Codable, Sendable { case publish, retire }
         public struct Input: Codable, Sendable {
@@ -120,6 +124,7 @@ extension API {
     public enum AssociationsWatch: RPCMethodDescriptor {
         public static let name = "Associations.Watch"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .snapshot)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var host: String
@@ -157,6 +162,7 @@ extension API {
     public enum CanOpenCheck: RPCMethodDescriptor {
         public static let name = "CanOpen.Check"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .snapshot)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var app: String
@@ -176,6 +182,7 @@ extension API {
     public enum CanOpenGetTable: RPCMethodDescriptor {
         public static let name = "CanOpen.GetTable"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .snapshot)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var app: String

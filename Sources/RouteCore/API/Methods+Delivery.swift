@@ -4,6 +4,7 @@ extension API {
     public enum AssociationsDelivery: RPCMethodDescriptor {
         public static let name = "Associations.Delivery"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .database)
         /// Public, like the documents it compares: what a CDN serves is no team's secret.
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {

@@ -43,6 +43,7 @@ extension API {
     public enum LinksCreate: RPCMethodDescriptor {
         public static let name = "Links.Create"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: false)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
@@ -59,6 +60,7 @@ extension API {
     public enum LinksBatchCreate: RPCMethodDescriptor {
         public static let name = "Links.BatchCreate"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: false)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// Links per call: one transaction, one audit entry.
         public static let maxLinks = 1000
@@ -91,6 +93,7 @@ extension API {
     public enum LinksGet: RPCMethodDescriptor {
         public static let name = "Links.Get"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .link(domain: input.domain, code: input.code) }
         public typealias Input = LinkRef
         public typealias Output = LinkView
@@ -99,6 +102,7 @@ extension API {
     public enum LinksList: RPCMethodDescriptor, PageKey {
         public static let name = "Links.List"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .list(app: input.filter.app) }
         public struct Filter: Codable, Sendable, Hashable {
             /// Only this app's links.
@@ -118,6 +122,7 @@ extension API {
     public enum LinksUpdate: RPCMethodDescriptor {
         public static let name = "Links.Update"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: false)
         public static func scope(_ input: Input) -> CallScope {
             .link(domain: input.link.domain, code: input.link.code)
         }
@@ -137,6 +142,7 @@ extension API {
     public enum LinksDelete: RPCMethodDescriptor {
         public static let name = "Links.Delete"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: false)
         public static func scope(_ input: Input) -> CallScope { .link(domain: input.domain, code: input.code) }
         public struct Params: Codable, Sendable {
             public var domain: String
@@ -155,6 +161,7 @@ extension API {
     public enum LinksResolve: RPCMethodDescriptor {
         public static let name = "Links.Resolve"
         public static let access = Access.public
+        public static let traits = MethodTraits.read(from: .snapshot)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             /// The short URL (`https://go.badoo.com/summer`).
@@ -197,6 +204,7 @@ extension API {
     public enum LinksStats: RPCMethodDescriptor {
         public static let name = "Links.Stats"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .link(domain: input.domain, code: input.code) }
         public typealias Input = LinkRef
         public struct Count: Codable, Sendable, Hashable {

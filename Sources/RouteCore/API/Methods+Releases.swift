@@ -18,6 +18,7 @@ extension API {
     public enum ReleasesCreate: RPCMethodDescriptor {
         public static let name = "Releases.Create"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public typealias Input = ReleaseInput
         public typealias Output = ReleaseResource
@@ -26,6 +27,7 @@ extension API {
     public enum ReleasesPublish: RPCMethodDescriptor {
         public static let name = "Releases.Publish"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public typealias Input = ReleaseInput
         public typealias Output = ReleaseChange
@@ -34,6 +36,7 @@ extension API {
     public enum ReleasesRetire: RPCMethodDescriptor {
         public static let name = "Releases.Retire"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public typealias Input = ReleaseInput
         public typealias Output = ReleaseChange
@@ -42,6 +45,7 @@ extension API {
     public enum ReleasesGet: RPCMethodDescriptor {
         public static let name = "Releases.Get"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// A read takes no idempotency key: its params are the release's key alone, exactly what the
         /// document says.
@@ -52,6 +56,7 @@ extension API {
     public enum ReleasesList: RPCMethodDescriptor, PageKey {
         public static let name = "Releases.List"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .app(input.filter.app) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {

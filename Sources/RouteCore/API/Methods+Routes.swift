@@ -2,6 +2,7 @@ extension API {
     public enum RoutesCreate: RPCMethodDescriptor {
         public static let name = "Routes.Create"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
@@ -24,6 +25,7 @@ extension API {
     public enum RoutesBatchCreate: RPCMethodDescriptor {
         public static let name = "Routes.BatchCreate"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// Routes per call: far above what one AASA can hold (Apple's 128 KB), low enough to keep a call's
         /// transaction short.
@@ -51,6 +53,7 @@ extension API {
     public enum RoutesGet: RPCMethodDescriptor {
         public static let name = "Routes.Get"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// A read takes no etag: its own input, so the type says exactly what the document says.
         public struct Input: Codable, Sendable, Hashable {
@@ -67,6 +70,7 @@ extension API {
     public enum RoutesList: RPCMethodDescriptor, PageKey {
         public static let name = "Routes.List"
         public static let access = Access.reader
+        public static let traits = MethodTraits.read(from: .database)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public typealias Input = ListRequest<Filter>
         public struct Filter: Codable, Sendable {
@@ -80,6 +84,7 @@ extension API {
     public enum RoutesUpdate: RPCMethodDescriptor {
         public static let name = "Routes.Update"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
@@ -98,6 +103,7 @@ extension API {
     public enum RoutesDelete: RPCMethodDescriptor {
         public static let name = "Routes.Delete"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// Names one route of an app.
         public struct Params: Codable, Sendable, Hashable {
@@ -117,6 +123,7 @@ extension API {
     public enum RoutesReorder: RPCMethodDescriptor {
         public static let name = "Routes.Reorder"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
@@ -137,6 +144,7 @@ extension API {
     public enum RoutesSwitchOff: RPCMethodDescriptor {
         public static let name = "Routes.SwitchOff"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         public struct Params: Codable, Sendable {
             public var app: String
@@ -159,6 +167,7 @@ extension API {
     public enum RoutesSwitchOn: RPCMethodDescriptor {
         public static let name = "Routes.SwitchOn"
         public static let access = Access.releaser
+        public static let traits = MethodTraits.write(changesSnapshot: true)
         public static func scope(_ input: Input) -> CallScope { .app(input.app) }
         /// `Routes.SwitchOff`'s params without the reason, which only a switch-off records.
         public struct Params: Codable, Sendable {

@@ -25,6 +25,9 @@ public enum Access: String, Sendable, Hashable, Codable, Comparable, CaseIterabl
 public protocol RPCMethodDescriptor: RPCMethodSignature {
     /// The weakest role allowed to call it.
     static var access: Access { get }
+    /// What kind of method it is (read or write, where it reads, whether it changes the snapshot): declared
+    /// here with no default, so everything derived from it (`MethodTraits`) cannot miss a new method.
+    static var traits: MethodTraits { get }
     /// What a call reaches, which a scoped token's apps must cover: declared here, once per method, and
     /// checked before its handler runs (no default, so a new method cannot forget it).
     static func scope(_ input: Input) -> CallScope
@@ -37,7 +40,10 @@ public struct Empty: Codable, Sendable, Hashable {
 
 /// Paging params shared by list methods.
 public struct PageRequest: Codable, Sendable, Hashable {
-    /// At most this many items (default 50, at most 1000).
+    /// The page size when `pageSize` is absent.
+    public static let defaultSize = 50
+
+    /// At most this many items: 1 to 1000, `defaultSize` when absent (the schema's `PageSize` checks it).
     public var pageSize: Int?
     /// The `nextPageToken` of the previous page.
     public var pageToken: String?

@@ -10,9 +10,9 @@ extension API {
         /// The longest key accepted.
         public static let maxLength = 64
 
-        /// The methods that take a `requestId`: those whose input is a `WriteRequest`, so the input types
-        /// are the one list of them.
-        public static let methods = Set(API.all.filter { $0.takesRequestID }.map { $0.name })
+        /// The methods that take a `requestId`: the idempotent writes (`RPCMethodDescriptor.isIdempotent`),
+        /// those whose input is a `WriteRequest`, so the descriptors are the one list of them.
+        public static let methods = Set(API.all.filter { $0.isIdempotent }.map { $0.name })
 
         /// Checks a key: 1 to 64 characters of `A–Z a–z 0–9 . _ : -` (a UUID fits).
         public static func validate(_ key: String?) throws(RegistryError) -> String? {

@@ -22,11 +22,9 @@ extension Stored: Equatable where Value: Equatable {}
 extension Stored: Hashable where Value: Hashable {}
 
 extension PageRequest {
-    /// The page size actually used: `pageSize` clamped to 1...1000, and 50 when it is nil, 0 or negative.
-    public var limit: Int {
-        guard let pageSize, pageSize > 0 else { return 50 }
-        return min(pageSize, 1000)
-    }
+    /// The page size actually used: `pageSize`, or `PageRequest.defaultSize` when absent. Its range
+    /// (1...1000) is the OpenRPC schema's `PageSize`, checked once before any handler runs.
+    public var limit: Int { pageSize ?? PageRequest.defaultSize }
 }
 
 /// One page of a list and the token for the next one (nil on the last page).

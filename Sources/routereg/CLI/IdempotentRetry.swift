@@ -2,12 +2,20 @@ import Foundation
 import RouteCore
 import RouteRegistryClient
 
-/// Writes from the CLI carry a fresh `requestId` (`API.RequestID`) and are retried with the same one when
-/// the registry could not be asked or did not answer in time: the server returns the first attempt's
-/// outcome if it committed, so a retry never writes twice. Other failures are the answer and are not retried.
+/// Keyed writes from the CLI carry a fresh `requestId` (`API.RequestID`) and are retried with the same one
+/// when the registry could not be asked or did not answer in time: the server returns the first attempt's
+/// outcome if it committed, so a retry never writes twice. Reads are retried the same way (asking again
+/// changes nothing); a write without a key (`Tokens.Create`) is not. Which is which comes from the method's
+/// descriptor (`MethodTraits`). Other failures are the answer and are not retried.
 enum IdempotentRetry {
     /// Pauses before the second and third attempts.
     static let pauses: [Duration] = [.milliseconds(500), .seconds(2)]
+
+    /// Whether a call of `method` may be sent again after a transient failure: a read or an idempotent write.
+    static func retries(_ method: String) -> Bool {
+        guard let descriptor = API.all.first(where: { $0.name == method }) else { return false }
+        return !descriptor.isWrite || descriptor.isIdempotent
+    }
 
     /// `params` with a new `requestId` when `method` takes one and the caller did not set it.
     static func withRequestID(_ params: Data, method: String) -> Data {
@@ -30,10 +38,11 @@ enum IdempotentRetry {
         return false
     }
 
-    /// Calls `send` with `params` (given a request id for writes), retrying transient failures.
+    /// Calls `send` with `params` (given a request id for keyed writes), retrying transient failures of the
+    /// methods that may be sent again.
     static func call(method: String, params: Data, _ send: (Data) throws -> Data) throws -> Data {
         let params = withRequestID(params, method: method)
-        guard API.RequestID.methods.contains(method) else { return try send(params) }
+        guard retries(method) else { return try send(params) }
         for pause in pauses {
             do { return try send(params) } catch  where isTransient(error) {
                 Thread.sleep(

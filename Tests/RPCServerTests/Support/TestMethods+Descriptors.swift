@@ -16,6 +16,7 @@ extension TestMethods {
     enum Echo: UnscopedTestMethod {
         static let name = "Test.Echo"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = EchoInput
         typealias Output = EchoOutput
     }
@@ -23,6 +24,7 @@ extension TestMethods {
     enum Nested: UnscopedTestMethod {
         static let name = "Test.Nested"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = NestedInput
         typealias Output = EchoOutput
     }
@@ -30,6 +32,7 @@ extension TestMethods {
     enum NotFound: UnscopedTestMethod {
         static let name = "Test.NotFound"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = Empty
     }
@@ -37,6 +40,7 @@ extension TestMethods {
     enum BadField: UnscopedTestMethod {
         static let name = "Test.BadField"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = Empty
     }
@@ -44,6 +48,7 @@ extension TestMethods {
     enum Crash: UnscopedTestMethod {
         static let name = "Test.Crash"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = Empty
     }
@@ -51,6 +56,7 @@ extension TestMethods {
     enum BadOutput: UnscopedTestMethod {
         static let name = "Test.BadOutput"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = NotANumber
     }
@@ -58,6 +64,7 @@ extension TestMethods {
     enum Sleep: UnscopedTestMethod {
         static let name = "Test.Sleep"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
@@ -65,6 +72,7 @@ extension TestMethods {
     enum SlowWrite: UnscopedTestMethod {
         static let name = "Test.SlowWrite"
         static let access = Access.releaser
+        static let traits = MethodTraits.write(changesSnapshot: false)
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
@@ -72,6 +80,7 @@ extension TestMethods {
     enum Read: UnscopedTestMethod {
         static let name = "Test.Read"
         static let access = Access.reader
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = WhoAmI
     }
@@ -79,6 +88,7 @@ extension TestMethods {
     enum Release: UnscopedTestMethod {
         static let name = "Test.Release"
         static let access = Access.releaser
+        static let traits = MethodTraits.write(changesSnapshot: false)
         typealias Input = Empty
         typealias Output = WhoAmI
     }
@@ -86,6 +96,7 @@ extension TestMethods {
     enum Admin: UnscopedTestMethod {
         static let name = "Test.Admin"
         static let access = Access.admin
+        static let traits = MethodTraits.write(changesSnapshot: false)
         typealias Input = Empty
         typealias Output = WhoAmI
     }
@@ -93,6 +104,7 @@ extension TestMethods {
     enum Public: UnscopedTestMethod {
         static let name = "Test.Public"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = WhoAmI
     }
@@ -100,6 +112,7 @@ extension TestMethods {
     enum Later: UnscopedTestMethod {
         static let name = "Test.Later"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
@@ -107,6 +120,7 @@ extension TestMethods {
     enum Now: UnscopedTestMethod {
         static let name = "Test.Now"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = EchoInput
         typealias Output = EchoOutput
     }
@@ -114,6 +128,7 @@ extension TestMethods {
     enum LaterFail: UnscopedTestMethod {
         static let name = "Test.LaterFail"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = DelayInput
         typealias Output = EchoOutput
     }
@@ -121,6 +136,7 @@ extension TestMethods {
     enum Hold: UnscopedTestMethod {
         static let name = "Test.Hold"
         static let access = Access.public
+        static let traits = MethodTraits.read(from: .snapshot)
         typealias Input = Empty
         typealias Output = EchoOutput
     }
