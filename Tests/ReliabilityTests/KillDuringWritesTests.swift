@@ -84,7 +84,14 @@ struct KillDuringWritesTests {
                     await Self.workload(client, app: app, lane: lane, start: round * 1000, acknowledged: acknowledged)
                 }
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 40...400, using: &generator)))
+            // Each round kills a server that has acknowledged at least one of its writes (on a loaded machine a
+            // fixed delay could kill it before any), then at a random moment among the writes that follow.
+            let before = acknowledged.all.count
+            let started = ContinuousClock.now
+            while acknowledged.all.count == before, started.duration(to: .now) < .seconds(20) {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...360, using: &generator)))
             let status = await server.killHard()
             #expect(status == 128 + SIGKILL, "round \(round): the server exited \(status) instead of dying by SIGKILL")
             // No Task.cancel(): cancelling a task inside URLSession can deadlock FoundationNetworking on
