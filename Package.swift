@@ -69,10 +69,19 @@ let package = Package(
             resources: [.copy("Resources/registry.openrpc.json")],
             swiftSettings: swiftSettings
         ),
+        // The composition root: the configuration serve decides, every part built once, background jobs as
+        // services with one start order and one graceful stop (serve, the test server and backup check use it).
+        .target(
+            name: "RegistryApplication",
+            dependencies: ["RouteStore", "RegistryService", "RegistryAPI", "HTTPServing", "JSONRPC"],
+            swiftSettings: swiftSettings
+        ),
         // Test helpers: a throwaway PostgreSQL per run, a database per suite, an in-process server.
         .target(
             name: "RegistryTesting",
-            dependencies: ["RouteStore", "RegistryService", "RegistryAPI", "JSONRPC", "ProcessSpawn"],
+            dependencies: [
+                "RouteStore", "RegistryService", "RegistryAPI", "RegistryApplication", "JSONRPC", "ProcessSpawn",
+            ],
             swiftSettings: swiftSettings
         ),
         // The web console's static files (Files/), compiled into the binary and served at /console/ from memory.
@@ -87,7 +96,7 @@ let package = Package(
             name: "routereg",
             dependencies: [
                 "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "JSONRPC", "RegistryAPI",
-                "RegistryConsole", "RouteRegistryClient", "HTTPFetching",
+                "RegistryApplication", "RegistryConsole", "RouteRegistryClient", "HTTPFetching",
             ],
             swiftSettings: swiftSettings
         ),
@@ -125,6 +134,10 @@ let package = Package(
         ),
 
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RegistryApplicationTests",
+            dependencies: ["RegistryApplication", "RegistryTesting", "RegistryService", "HTTPServing", "RouteStore"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteCoreTests",

@@ -27,6 +27,10 @@ public final class RegistryRuntime: Sendable {
         public var clickRetentionDays: Int
         /// Between two rounds of deleting old counters (a round that leaves some goes on at the next poll).
         public var clickPruneInterval: Duration
+        /// Whether the monitor writes the clicks and token uses counted in memory (every
+        /// `clickFlushInterval`, and once more on stop). False when separate services do it
+        /// (`RegistryApplication`) or when nothing may be written (`backup check`).
+        public var flushesCounters: Bool
 
         /// `serve --click-retention-days`' default.
         public static let defaultClickRetentionDays = 400
@@ -34,8 +38,10 @@ public final class RegistryRuntime: Sendable {
         public init(
             pollInterval: Duration = .seconds(1), probeTimeout: Duration = .seconds(2),
             verifyInterval: Duration = .seconds(60), clickFlushInterval: Duration = .seconds(2),
-            clickRetentionDays: Int = defaultClickRetentionDays, clickPruneInterval: Duration = .seconds(3600)
+            clickRetentionDays: Int = defaultClickRetentionDays, clickPruneInterval: Duration = .seconds(3600),
+            flushesCounters: Bool = true
         ) {
+            self.flushesCounters = flushesCounters
             self.pollInterval = pollInterval
             self.probeTimeout = probeTimeout
             self.verifyInterval = verifyInterval
@@ -112,6 +118,7 @@ public final class RegistryRuntime: Sendable {
         if monitorStarted.exchange(false, ordering: .relaxed) { monitorDone.wait() }
         listener.stop()
         service.flushPersistedSnapshot()
+        guard options.flushesCounters else { return }
         // A graceful stop writes every click counted (RELIABILITY.md: what a crash can lose).
         service.flushClicks(deadline: .now + .seconds(5))
         service.flushTokenUses(deadline: .now + .seconds(5))
@@ -155,7 +162,9 @@ public final class RegistryRuntime: Sendable {
                 service.recordListener(connected: listening)
                 log(listening ? "change listener connected" : "change listener disconnected; polling meanwhile")
             }
-            if up, service.readOnlyReason == nil, lastClickFlush.duration(to: .now) >= options.clickFlushInterval {
+            if options.flushesCounters, up, service.readOnlyReason == nil,
+                lastClickFlush.duration(to: .now) >= options.clickFlushInterval
+            {
                 lastClickFlush = .now
                 service.flushClicks(deadline: .now + options.probeTimeout)
                 service.flushTokenUses(deadline: .now + options.probeTimeout)

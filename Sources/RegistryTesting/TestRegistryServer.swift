@@ -1,5 +1,6 @@
 import Foundation
 import RegistryAPI
+import RegistryApplication
 import HTTPServing
 import JSONRPC
 import RegistryService
@@ -11,18 +12,20 @@ import RouteStore
 #endif
 
 /// A real registry server for tests: its own database (migrated), the service, and the HTTP daemon on
-/// 127.0.0.1 with an ephemeral port. `adminToken` authenticates as the bootstrap admin.
+/// 127.0.0.1 with an ephemeral port, all built and started by the same `RegistryApplication` as `serve`.
+/// `adminToken` authenticates as the bootstrap admin.
 public final class TestRegistryServer: Sendable {
     public static let adminToken = "test-admin-secret"
 
     public let database: TestDatabase
+    /// The composition root that built and runs this server (the one `serve` uses).
+    public let application: RegistryApplication
     public let service: RegistryService
     public let server: RegistryServer
     public let runtime: RegistryRuntime
     /// The delivery watch, when the server was started with one (off by default: tests never reach the
     /// internet; point it at a `StandInDeliveryService`).
     public let delivery: DeliveryWatch?
-    private let pool: Database
 
     /// Starts a server on a fresh database (or on `database`, to run a second server on the same one).
     /// `maxSnapshotAge`, `readOnly` and `runtime` are the server's settings (`routereg serve` flags); `log`
@@ -41,41 +44,35 @@ public final class TestRegistryServer: Sendable {
     ) throws {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
-        pool = Database(url: database.url, poolSize: 4)
-        service = RegistryService(
-            store: Store(database: pool),
-            options: RegistryService.Options(
-                snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8)), log: log,
-                readOnly: readOnly, maxSnapshotAge: maxSnapshotAge))
-        runtime = RegistryRuntime(service: service, databaseURL: database.url, options: runtimeOptions, log: log)
-        try runtime.start()
-        if let deliveryOptions {
-            delivery = DeliveryWatch(service: service, databaseURL: database.url, options: deliveryOptions, log: log)
-        } else {
-            delivery = nil
-        }
-        delivery?.start()
-        server = RegistryServer(
-            service: service,
-            configuration: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, threadPoolSize: 2, logClientAddress: logClientAddress),
-            cacheMaxAge: cacheMaxAge, log: requestLog, console: console, signInLimit: signInLimit,
-            adminSurfaces: adminSurfaces)
-        try server.start()
+        application = RegistryApplication(
+            configuration: Configuration(
+                database: .url(database.url), poolSize: 4,
+                service: RegistryService.Options(
+                    snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8)),
+                    log: log, readOnly: readOnly, maxSnapshotAge: maxSnapshotAge),
+                runtime: runtimeOptions, delivery: deliveryOptions,
+                http: HTTPServerConfiguration(
+                    host: "127.0.0.1", port: 0, threadPoolSize: 2, logClientAddress: logClientAddress),
+                cacheMaxAge: cacheMaxAge, requestLog: requestLog, console: console, signInLimit: signInLimit,
+                adminSurfaces: adminSurfaces, log: log))
+        try application.start()
+        let parts = application.parts
+        service = parts.service
+        server = parts.server
+        runtime = parts.runtime
+        delivery = parts.delivery
     }
 
     /// The pool the service uses (to inspect or close it).
-    public var databasePool: Database { pool }
+    public var databasePool: Database { application.parts.pool }
 
     /// `http://127.0.0.1:PORT`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
 
-    /// Stops the HTTP server and closes the pool (the database stays, for `drop()` or a second server).
+    /// Stops the application in its one order: HTTP, request log, watch, final click and token-use writes,
+    /// monitor, snapshot persistence, pool (the database stays, for `drop()` or a second server).
     public func stop() {
-        server.stop()
-        delivery?.stop()
-        runtime.stop()
-        pool.close()
+        application.stop()
     }
 
     /// Stops and releases the database (see `TestDatabase.release()`).

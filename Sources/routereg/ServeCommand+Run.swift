@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RegistryAPI
+import RegistryApplication
 import HTTPServing
 import JSONRPC
 import RegistryConsole
@@ -9,82 +10,68 @@ import RouteCore
 import RouteStore
 
 extension ServeCommand {
-    /// Starts everything, serves until SIGINT/SIGTERM, then stops gracefully: HTTP first (in-flight requests
-    /// finish), then the change listener, the pool and the embedded cluster.
+    /// Builds the application from the options, starts it (embedded PostgreSQL, pool, monitor, flushing,
+    /// watch, request log, HTTP, in that order), serves until SIGINT/SIGTERM, then stops it in the reverse
+    /// order: in-flight requests finish, the request log is written, clicks and token uses are flushed, the
+    /// pool and the embedded cluster close last.
     static func serve(_ options: Options) throws {
+        let application = RegistryApplication(configuration: try configuration(options))
+        try application.start()
+        let host = HTTPServerConfiguration.listenAddress(options.listen)!.host
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        // Written unbuffered: scripts and tests wait for this line to learn the port.
+        FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(application.port)\n".utf8))
+        note("web console: http://\(shownHost):\(application.port)\(RegistryServer.consolePath)/")
+        SystemdNotify.send("READY=1\nSTATUS=listening on \(shownHost):\(application.port)")
+
+        waitForTermination()
+        SystemdNotify.send("STOPPING=1")
+        note("shutting down")
+        application.stop()
+    }
+
+    /// What the flags, the environment and the data directory decide, as the application's configuration.
+    static func configuration(_ options: Options) throws -> Configuration {
         let environment = ProcessInfo.processInfo.environment
         // Read first: a bad token file stops the start before any database is started.
         let metricsToken = try options.metricsTokenFile.map(Self.metricsToken(file:))
         let dataDirectory = URL(fileURLWithPath: options.dataDirectory, isDirectory: true).standardizedFileURL
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
 
-        var embedded: EmbeddedPostgres?
-        let databaseURL: String
+        let database: Configuration.DatabaseSource
         if let url = options.databaseURL ?? environment["DATABASE_URL"], !url.isEmpty {
-            databaseURL = url
+            database = .url(url)
         } else if environment["PGHOST"] != nil || environment["PGDATABASE"] != nil {
-            databaseURL = ""  // libpq reads the PG* variables itself
+            database = .url("")  // libpq reads the PG* variables itself
         } else {
-            let cluster = EmbeddedPostgres(dataDirectory: dataDirectory.path)
-            databaseURL = try cluster.start()
-            embedded = cluster
-            note("embedded PostgreSQL running under \(dataDirectory.path)")
+            database = .embedded(dataDirectory: dataDirectory.path)
         }
-
-        let adminSecret = try adminToken(
-            environment: environment, dataDirectory: dataDirectory, embedded: embedded != nil)
-        let database = Database(url: databaseURL, poolSize: options.poolSize)
-        let service = RegistryService(
-            store: Store(database: database),
-            options: RegistryService.Options(
+        var embedded = false
+        if case .embedded = database { embedded = true }
+        let adminSecret = try adminToken(environment: environment, dataDirectory: dataDirectory, embedded: embedded)
+        let address = HTTPServerConfiguration.listenAddress(options.listen)!
+        return Configuration(
+            database: database, poolSize: options.poolSize,
+            service: RegistryService.Options(
                 snapshotFile: dataDirectory.appendingPathComponent("snapshot.json"),
                 bootstrapAdminSHA256: adminSecret.map { SHA256.hex(Array($0.utf8)) },
                 log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
                 defaultWriteTimeout: .milliseconds(options.requestTimeoutMs), readOnly: options.readOnly,
-                maxSnapshotAge: .seconds(options.maxSnapshotAge)))
-
-        let runtime = RegistryRuntime(
-            service: service, databaseURL: databaseURL,
-            options: RegistryRuntime.Options(clickRetentionDays: options.clickRetentionDays), log: { note($0) })
-        try runtime.start()
-
-        let delivery = DeliveryWatch(
-            service: service, databaseURL: databaseURL,
-            options: DeliveryWatch.Options(
+                maxSnapshotAge: .seconds(options.maxSnapshotAge)),
+            runtime: RegistryRuntime.Options(clickRetentionDays: options.clickRetentionDays),
+            delivery: DeliveryWatch.Options(
                 appleCDN: URL(string: options.appleCDN)!, assetLinksAPI: URL(string: options.assetLinksAPI)!,
                 observe: options.deliveryWatch && !options.readOnly, interval: .seconds(options.deliveryInterval)),
-            log: { note($0) })
-        delivery.start()
-
-        let requestLog = try Self.requestLog(options)
-        let address = HTTPServerConfiguration.listenAddress(options.listen)!
-        let server = RegistryServer(
-            service: service,
-            configuration: HTTPServerConfiguration(
+            http: HTTPServerConfiguration(
                 host: address.host, port: address.port, threadPoolSize: options.threads,
                 connectionLimit: connectionLimit(), perIPConnectionLimit: options.perIPLimit,
                 connectionMemoryLimit: options.connectionMemoryKiB * 1024, logClientAddress: options.logClientAddress),
-            cacheMaxAge: options.cacheMaxAge, log: requestLog, console: true,
+            cacheMaxAge: options.cacheMaxAge, requestLog: try requestLog(options), console: true,
             build: BuildInfo(
                 version: MiscCommands.version, commit: BuildInfo.commit(besideExecutable: CommandLine.arguments[0])),
             signInLimit: SignInLimiter.Policy(maxFailures: options.signInLimit == 0 ? .max : options.signInLimit),
-            adminSurfaces: AdminSurfaces(adminHosts: options.adminHosts, metricsToken: metricsToken))
-        try server.start()
-        let shownHost = address.host.contains(":") ? "[\(address.host)]" : address.host
-        // Written unbuffered: scripts and tests wait for this line to learn the port.
-        FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
-        note("web console: http://\(shownHost):\(server.port)\(RegistryServer.consolePath)/")
-        SystemdNotify.send("READY=1\nSTATUS=listening on \(shownHost):\(server.port)")
-
-        waitForTermination()
-        SystemdNotify.send("STOPPING=1")
-        note("shutting down")
-        server.stop()
-        if !requestLog.close(timeout: .seconds(5)) { note("the request log could not be written in 5 s") }
-        delivery.stop()
-        runtime.stop()
-        database.close()
-        if let embedded { try? embedded.stop() }
+            adminSurfaces: AdminSurfaces(adminHosts: options.adminHosts, metricsToken: metricsToken),
+            log: { note($0) })
     }
 
     /// The request log the options ask for.

@@ -37,6 +37,19 @@ struct LayeringTests {
         #expect(!PackageManifest.reached(from: "HTTPServing", in: graph).contains("JSONRPC"))
     }
 
+    /// The composition root sits on top: it builds the service, the API and the HTTP server, and only the
+    /// programs that run a server (the executable, the test server and its own tests) build on it.
+    @Test func theCompositionRootIsOnTop() throws {
+        let graph = try PackageManifest.targetDependencies(packageRoot: Self.root)
+        let uses = Set(graph["RegistryApplication", default: []])
+        #expect(uses.isSuperset(of: ["RegistryService", "RegistryAPI", "HTTPServing", "RouteStore"]), "\(uses)")
+        let dependents = Set(graph.filter { $0.value.contains("RegistryApplication") }.keys)
+        #expect(dependents == ["routereg", "RegistryTesting", "RegistryApplicationTests"], "\(dependents)")
+        for layer in ["RegistryService", "RegistryAPI", "HTTPServing", "JSONRPC", "RouteStore"] {
+            #expect(!PackageManifest.reached(from: layer, in: graph).contains("RegistryApplication"), "\(layer)")
+        }
+    }
+
     @Test(arguments: ["HTTPServing", "JSONRPC"])
     func noSourceImportsTheApplication(target: String) throws {
         let files = try Self.sources(of: target)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPServing
 import RegistryAPI
+import RegistryApplication
 import RegistryService
 import RouteCore
 import RouteRegistryClient
@@ -77,34 +78,28 @@ enum BackupCommands {
 /// are read through the same HTTP interface.
 final class RestoredRegistry {
     let token = RegistryService.newSecret()
-    private let database: Database
-    private let runtime: RegistryRuntime
-    private let server: RegistryServer
+    private let application: RegistryApplication
 
+    /// Starts the application on the restored database: read-only, and without the writers of clicks and
+    /// token last uses, whose final flush on stop would otherwise change the database this only checks.
     init(databaseURL: String) throws {
-        database = Database(url: databaseURL, poolSize: 2)
-        let service = RegistryService(
-            store: Store(database: database),
-            options: RegistryService.Options(
-                bootstrapAdminSHA256: SHA256.hex(Array(token.utf8)), readOnly: true))
-        runtime = RegistryRuntime(service: service, databaseURL: databaseURL)
-        server = RegistryServer(
-            service: service, configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2),
-            cacheMaxAge: 0, log: .silent)
-        guard try runtime.start() else {
-            runtime.stop()
-            database.close()
+        application = RegistryApplication(
+            configuration: Configuration(
+                database: .url(databaseURL), poolSize: 2,
+                service: RegistryService.Options(bootstrapAdminSHA256: SHA256.hex(Array(token.utf8)), readOnly: true),
+                http: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2), cacheMaxAge: 0,
+                requestLog: .silent, writesCounters: false, requiresDatabase: true))
+        do {
+            try application.start()
+        } catch is DatabaseUnavailable {
             throw CommandFailure("cannot read the restored database (\(Self.redacted(databaseURL)))")
         }
-        try server.start()
     }
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(application.port)")! }
 
     func stop() {
-        server.stop()
-        runtime.stop()
-        database.close()
+        application.stop()
     }
 
     /// The URL without a password, for messages.
