@@ -3,7 +3,7 @@ import Testing
 @testable import RouteCore
 @testable import RouteMatching
 
-/// User variables are matched through `VariableReach` (plain values walked once per position and shared by
+/// User variables are matched through `ValueTrie` (plain values walked from every position at once, shared by
 /// every token of the variable); the answer must be exactly that of the pattern written out with every
 /// choice of values, which has no variables at all.
 @Suite struct SubstitutionMatchingTests {
@@ -64,5 +64,35 @@ import Testing
         #expect(pattern.matches(hit))
         #expect(!pattern.matches(hit + [UInt8(ascii: "x")]))
         #expect(!pattern.matches(Array(repeating: UInt8(ascii: "v"), count: 8_000)))
+    }
+}
+
+/// The bounds phase's worst patterns (issue 41) on URLs as long as the API allows give the decisions a
+/// reasoned reference gives; the speed is `make bench`'s business, not a timed test's.
+@Suite struct WorstCaseMatchingTests {
+    static let runs = (1...64).map { String(repeating: "a", count: $0) }
+
+    /// `*` then four tokens of a…a⁶⁴: matches exactly when the subject ends with at least four `a`.
+    @Test(arguments: [0, 3, 4, 5, 64, 300])
+    func aRunPatternOnTheLongestURL(trailingAs: Int) {
+        let pattern = CompiledPattern(
+            "*$(v)$(v)$(v)$(v)", isPath: false, folded: false, variables: SubstitutionVariables(["v": Self.runs]))
+        let subject = Array((String(repeating: "ab", count: 3_900) + String(repeating: "a", count: trailingAs)).utf8)
+        let padded = Array(repeating: UInt8(ascii: "b"), count: 8_192 - subject.count) + subject
+        #expect(padded.count == 8_192)
+        #expect(pattern.matches(padded) == (trailingAs >= 4), "\(trailingAs)")
+        let allA = Array(repeating: UInt8(ascii: "a"), count: 8_192)
+        #expect(pattern.matches(allA))
+    }
+
+    /// Five tokens of a 51-value variable, no star: the whole subject must be five values in a row.
+    @Test func fiveValueTokensOnTheLongestURL() {
+        let values = (0..<51).map { "v\($0)" }
+        let pattern = CompiledPattern(
+            String(repeating: "$(v)", count: 5), isPath: false, folded: false,
+            variables: SubstitutionVariables(["v": values]))
+        #expect(pattern.matches(Array("v1v22v3v50v0".utf8)))
+        #expect(!pattern.matches(Array("v1v22v3v50v0v".utf8)))
+        #expect(!pattern.matches(Array(String(repeating: "v1", count: 4_096).utf8)))
     }
 }
