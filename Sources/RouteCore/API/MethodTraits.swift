@@ -14,7 +14,8 @@ public struct MethodTraits: Sendable, Hashable {
     /// Where it reads.
     public let source: Source
     /// Whether a write changes what a snapshot holds, from which AASA, assetlinks and can-open tables are
-    /// built. When only writes that do not have committed since, a snapshot advances without a reload.
+    /// built. When only writes that leave it unchanged have committed since, a snapshot advances without a
+    /// reload.
     public let changesSnapshot: Bool
 
     /// A read from `source`.
