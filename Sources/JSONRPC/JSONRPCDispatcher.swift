@@ -13,11 +13,20 @@ public struct JSONRPCLimits: Sendable {
     /// are answered RESOURCE_EXHAUSTED instead (reads are not run; a write that ran keeps its answer).
     /// A single call is not limited: its answer is what the client asked for.
     public var maxBatchResponseBytes: Int
+    /// A body at least this long that calls a method whose cost grows with its params
+    /// (`RPCMethod.costGrowsWithParams`) runs on the dispatcher's low-priority lane. An ordinary call is far
+    /// shorter; the costliest need the longest inputs the API allows (a Check's cost is its URL's length
+    /// times its app's rules).
+    public var lowPriorityBodyBytes: Int
 
-    public init(maxBatchSize: Int = 100, maxNestingDepth: Int = 64, maxBatchResponseBytes: Int = 1 << 20) {
+    public init(
+        maxBatchSize: Int = 100, maxNestingDepth: Int = 64, maxBatchResponseBytes: Int = 1 << 20,
+        lowPriorityBodyBytes: Int = 2048
+    ) {
         self.maxBatchSize = maxBatchSize
         self.maxNestingDepth = maxNestingDepth
         self.maxBatchResponseBytes = maxBatchResponseBytes
+        self.lowPriorityBodyBytes = lowPriorityBodyBytes
     }
 }
 
@@ -78,6 +87,9 @@ public final class JSONRPCDispatcher: Sendable {
     let flatReaders: [String: FlatParamsReader]
     /// Where requests calling a method that `waitsOnDatabase` run (nil: on the caller's thread).
     let offload: DispatchQueue?
+    /// Where long requests calling a method whose cost grows with its params run (nil: where they would
+    /// otherwise).
+    let lowPriority: LowPriorityLane?
     /// The params rules of the API description, checked before any handler.
     let contract: ParamsContract?
     /// Failed sign-ins per client address (nil: not limited).
@@ -89,15 +101,18 @@ public final class JSONRPCDispatcher: Sendable {
     ///   - observer: where calls are counted by method and status, and unexpected failures described.
     ///   - offload: where a request calling a method that may wait on the database runs, decided once per
     ///     request before any call runs; nil runs everything on the caller's thread.
+    ///   - lowPriority: where a body of `limits.lowPriorityBodyBytes` or more calling a method whose cost grows
+    ///     with its params runs; when its queue is full such a request is answered RESOURCE_EXHAUSTED.
     ///   - contract: the params rules of the methods it describes, enforced before decoding.
     ///   - signIns: limits failed sign-ins per client address (nil: no limit).
     public init(
         methods: [RPCMethod], authenticator: (any Authenticator)? = nil, limits: JSONRPCLimits = JSONRPCLimits(),
         codec: JSONRPCCodec = JSONRPCCodec(), observer: (any JSONRPCObserver)? = nil, offload: DispatchQueue? = nil,
-        contract: ParamsContract? = nil, signIns: SignInLimiter? = nil
+        lowPriority: LowPriorityLane? = nil, contract: ParamsContract? = nil, signIns: SignInLimiter? = nil
     ) {
         self.signIns = signIns
         self.offload = offload
+        self.lowPriority = lowPriority
         var table: [String: RPCMethod] = [:]
         for method in methods { table[method.name] = method }
         self.methods = table
@@ -160,7 +175,8 @@ public final class JSONRPCDispatcher: Sendable {
     /// builds no closure and starts no deferral.
     ///
     /// Where the calls run is decided once, here: a request that calls a method that may wait on the
-    /// database runs on `offload` as a whole (its connection waits), anything else on the caller's thread.
+    /// database runs on `offload` as a whole (its connection waits); a long one calling a method whose cost
+    /// grows with its params on `lowPriority`; anything else on the caller's thread.
     public func dispatch(
         body: [UInt8], transport: RPCTransport, later: () -> @Sendable (RPCReply) -> Void
     ) -> Dispatched {
@@ -178,14 +194,61 @@ public final class JSONRPCDispatcher: Sendable {
                     later(reply)
                 }
             }
-            let codec = codec
-            return Dispatched(
-                outcome: .pending(cancel: {
-                    let error = JSONRPCError.application(.unavailable("the server is shutting down"))
-                    later(.json(JSONRPCResponse.error(id: nil, error, codec: codec)))
-                }), methods: envelope.names)
+            return pending(envelope, later)
+        }
+        if let lowPriority, body.count >= limits.lowPriorityBodyBytes,
+            envelope.names.contains(where: { methods[$0]?.costGrowsWithParams == true })
+        {
+            var deliver: (@Sendable (RPCReply) -> Void)?
+            // The deadline is checked when the calls start, so one that waited in the queue past it is
+            // answered DEADLINE_EXCEEDED without running.
+            let queued = lowPriority.submit(preparing: {
+                let later = later()
+                deliver = later
+                return { [self] in
+                    if case .reply(let reply) = run(envelope, transport: transport, later: { later }).outcome {
+                        later(reply)
+                    }
+                }
+            })
+            guard queued, let deliver else {
+                return Dispatched(outcome: .reply(busy(envelope)), methods: envelope.names)
+            }
+            return pending(envelope, deliver)
         }
         return run(envelope, transport: transport, later: later)
+    }
+
+    /// A request answered through `later`, UNAVAILABLE when the server stops first.
+    private func pending(_ envelope: Envelope, _ later: @escaping @Sendable (RPCReply) -> Void) -> Dispatched {
+        let codec = codec
+        return Dispatched(
+            outcome: .pending(cancel: {
+                let error = JSONRPCError.application(.unavailable("the server is shutting down"))
+                later(.json(JSONRPCResponse.error(id: nil, error, codec: codec)))
+            }), methods: envelope.names)
+    }
+
+    /// The answer to a request the low-priority lane had no room for: each call RESOURCE_EXHAUSTED with its
+    /// id (a notification gets nothing), nothing run.
+    private func busy(_ envelope: Envelope) -> RPCReply {
+        let error = RPCError.resourceExhausted("too many costly calls are waiting; retry later")
+        var responses: [[UInt8]] = []
+        for parsed in envelope.calls {
+            switch parsed {
+            case .invalid(let id, let reason):
+                let invalid = JSONRPCError.invalidRequest(reason)
+                observer?.callFinished(method: "-", status: invalid.metricStatus)
+                responses.append(JSONRPCResponse.error(id: id, invalid, codec: codec))
+            case .call(let call):
+                observer?.callFinished(method: methods[call.method] == nil ? "-" : call.method, status: error.status)
+                if let id = call.id {
+                    responses.append(JSONRPCResponse.error(id: id, .application(error), codec: codec))
+                }
+            }
+        }
+        if responses.isEmpty { return .noContent }
+        return .json(envelope.isBatch ? JSONRPCResponse.batch(responses) : responses[0])
     }
 
     /// The body's calls, or the protocol error that refuses the whole body.

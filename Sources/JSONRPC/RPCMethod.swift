@@ -20,6 +20,9 @@ public struct RPCMethod: Sendable {
     /// A write: once its handler ran, its effect happened, so its success is answered even past the
     /// deadline, and a batch's answer budget never replaces its answer.
     public private(set) var changesState = false
+    /// Its cost grows with its params (a Check's URL): a long request calling it runs on the dispatcher's
+    /// low-priority lane, so that the costliest calls the limits allow never take CPU from the others.
+    public private(set) var costGrowsWithParams = false
     /// The params members a plain call carries, readable without `JSONDecoder` (see `FlatParams`).
     let flatKeys: [String]?
     /// The stored properties of the input type the handler receives, read from params decoded into it: what
@@ -127,6 +130,13 @@ public struct RPCMethod: Sendable {
     public func changingState(_ changes: Bool = true) -> RPCMethod {
         var method = self
         method.changesState = changes
+        return method
+    }
+
+    /// This method, marked as one whose cost grows with its params (or not).
+    public func growingWithParams(_ grows: Bool = true) -> RPCMethod {
+        var method = self
+        method.costGrowsWithParams = grows && !isDeferred
         return method
     }
 

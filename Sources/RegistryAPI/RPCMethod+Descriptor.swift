@@ -39,10 +39,11 @@ extension RPCMethod {
     }
 
     /// This method with the traits its descriptor declares (`MethodTraits`): a write is answered like one
-    /// (even past its deadline, outside the batch budget), and a method reading the database runs off the
-    /// HTTP workers.
+    /// (even past its deadline, outside the batch budget), a method reading the database runs off the
+    /// HTTP workers, and a long call of one whose cost grows with its input at low priority.
     func described<Method: RPCMethodDescriptor>(by method: Method.Type) -> RPCMethod {
         changingState(Method.isWrite).waitingOnDatabase(Method.traits.source == .database)
+            .growingWithParams(Method.traits.costGrowsWithInput)
     }
 
     /// `handler` behind the method's scope check: what the call reaches (`Method.scope`, declared on the

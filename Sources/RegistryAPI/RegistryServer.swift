@@ -39,10 +39,12 @@ public final class RegistryServer: Sendable {
         // each worker serves many connections, so one stuck behind a hung database would stall the snapshot
         // reads of all of them. Every wait there has a deadline, which bounds how many such requests pile up.
         let offload = DispatchQueue(label: "routereg.database-calls", attributes: .concurrent)
+        // A Check of a long URL (the costliest the write-time bounds allow take milliseconds) runs on one thread
+        // at nice 19: any number of them leave the other requests almost all of the CPU.
         dispatcher = JSONRPCDispatcher(
             methods: methods, authenticator: RegistryAuthenticator(service: service), limits: limits,
-            observer: ServerObserver(metrics: metrics, log: log), offload: offload, contract: .registry,
-            signIns: signIns)
+            observer: ServerObserver(metrics: metrics, log: log), offload: offload, lowPriority: LowPriorityLane(),
+            contract: .registry, signIns: signIns)
         let cacheControl = "public, max-age=\(cacheMaxAge)"
         let router = RegistryRoutes.router(
             RegistryRoutes.Endpoints(

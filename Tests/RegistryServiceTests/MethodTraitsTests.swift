@@ -27,7 +27,13 @@ import Testing
                 served.waitsOnDatabase == (method.traits.source == .database && !served.isDeferred),
                 "\(method.name) waits on the database")
             #expect(served.access == method.access.rpc, "access of \(method.name)")
+            #expect(
+                served.costGrowsWithParams == method.traits.costGrowsWithInput,
+                "\(method.name) runs long calls at low priority")
         }
+        // The one public call whose cost grows with what a stranger sends; the server has its lane.
+        #expect(dispatcher.methods[API.CanOpenCheck.name]?.costGrowsWithParams == true)
+        #expect(dispatcher.lowPriority != nil)
         // Reads that need a strong role are still reads (they were once answered like writes).
         for name in [API.TokensList.name, API.AssociationsPreview.name, API.AuditList.name] {
             #expect(!dispatcher.isWrite(name), "\(name) is a read")

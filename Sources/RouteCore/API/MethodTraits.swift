@@ -17,15 +17,19 @@ public struct MethodTraits: Sendable, Hashable {
     /// built. When only writes that leave it unchanged have committed since, a snapshot advances without a
     /// reload.
     public let changesSnapshot: Bool
+    /// Whether a call's cost grows with what the caller sends (`CanOpen.Check`: its URL's length times the
+    /// app's rules): a long call runs at low priority, so the costliest calls the limits allow never take
+    /// CPU from ordinary ones.
+    public let costGrowsWithInput: Bool
 
-    /// A read from `source`.
-    public static func read(from source: Source) -> MethodTraits {
-        MethodTraits(effect: .read, source: source, changesSnapshot: false)
+    /// A read from `source`; `costGrowsWithInput` when what it computes grows with the input.
+    public static func read(from source: Source, costGrowsWithInput: Bool = false) -> MethodTraits {
+        MethodTraits(effect: .read, source: source, changesSnapshot: false, costGrowsWithInput: costGrowsWithInput)
     }
 
     /// A write (always through the database).
     public static func write(changesSnapshot: Bool) -> MethodTraits {
-        MethodTraits(effect: .write, source: .database, changesSnapshot: changesSnapshot)
+        MethodTraits(effect: .write, source: .database, changesSnapshot: changesSnapshot, costGrowsWithInput: false)
     }
 }
 

@@ -162,7 +162,7 @@ extension API {
     public enum CanOpenCheck: RPCMethodDescriptor {
         public static let name = "CanOpen.Check"
         public static let access = Access.public
-        public static let traits = MethodTraits.read(from: .snapshot)
+        public static let traits = MethodTraits.read(from: .snapshot, costGrowsWithInput: true)
         public static func scope(_ _: Input) -> CallScope { .unscoped }
         public struct Input: Codable, Sendable {
             public var app: String
