@@ -106,8 +106,3 @@ struct PlainStringRules: Sendable {
         values.count == nodes.count && zip(values, nodes).allSatisfy { contract.admits(string: $0, node: $1) }
     }
 }
-
-/// The params broke the document's rules (answered -32602, INVALID_ARGUMENT, with the field).
-struct ContractViolation: Error {
-    let violation: SchemaViolation
-}
