@@ -30,9 +30,12 @@ let package = Package(
         // State kept per thread shard instead of one cache line every core writes: thread numbers, per-thread
         // values behind their own locks, striped counters. Used by the transport and the snapshot's readers.
         .target(name: "ThreadShards", swiftSettings: swiftSettings),
+        // The gRPC status codes, their names and HTTP statuses: the one table every error is answered by, shared
+        // by the JSON-RPC engine, the registry and the Swift client. No dependencies.
+        .target(name: "StatusCodes", swiftSettings: swiftSettings),
         // Pure Swift, no I/O, what an app needs to decide links locally: versions, the matcher, canOpen tables,
         // decisions and fallback URLs, errors. The Swift client links this and nothing else of the server.
-        .target(name: "RouteMatching", swiftSettings: swiftSettings),
+        .target(name: "RouteMatching", dependencies: ["StatusCodes"], swiftSettings: swiftSettings),
         // Pure Swift, no I/O: the model, generation, lint, the API descriptors (re-exports RouteMatching).
         .target(name: "RouteCore", dependencies: ["JSONBytes", "RouteMatching"], swiftSettings: swiftSettings),
         // PostgreSQL through libpq: pool, migrations, repositories, embedded cluster, LISTEN/NOTIFY.
@@ -56,7 +59,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The JSON-RPC 2.0 engine: envelope, batches, dispatch over a method table, the params contract compiled
         // from an OpenRPC document, errors through its own protocol. Knows no application.
-        .target(name: "JSONRPC", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
+        .target(name: "JSONRPC", dependencies: ["JSONBytes", "StatusCodes"], swiftSettings: swiftSettings),
         // The registry's API: its routes on the router (the one file of path literals), its methods on the
         // engine, the well-known files, canOpen tables, the console, health and metrics.
         .target(
@@ -172,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "RPCServerTests",
             dependencies: [
-                "HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting", "ThreadShards",
+                "HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting", "StatusCodes",
+                "ThreadShards",
             ],
             swiftSettings: swiftSettings
         ),

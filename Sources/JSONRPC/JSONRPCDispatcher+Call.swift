@@ -156,7 +156,7 @@ extension JSONRPCDispatcher {
         guard let signIns, let token = session.transport.bearerToken, !token.isEmpty else { return }
         switch session.principal {
         case .success(.none): break
-        case .failure(let error as any RPCErrorConvertible) where error.rpcError.status == "UNAUTHENTICATED": break
+        case .failure(let error as any RPCErrorConvertible) where error.rpcError.isUnauthenticated: break
         default: return
         }
         switch signIns.recordFailure(from: session.transport.remoteAddress) {

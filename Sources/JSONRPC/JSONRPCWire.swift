@@ -1,5 +1,6 @@
 import Foundation
 import JSONBytes
+import StatusCodes
 
 /// One request object of a JSON-RPC body, located by the scanner: raw byte ranges, nothing decoded yet
 /// except the method name.
@@ -27,26 +28,34 @@ struct JSONRPCError: Error, Encodable {
     var message: String
     var data: Details?
 
-    /// The label of the metrics.
-    var metricStatus: String {
-        switch code {
-        case -32700: "PARSE_ERROR"
-        case -32600: "INVALID_REQUEST"
-        case -32601: "METHOD_NOT_FOUND"
-        case -32602: "INVALID_PARAMS"
-        case -32603: "INTERNAL_ERROR"
-        default: data?.status ?? "CODE_\(code)"
+    /// JSON-RPC 2.0's own errors, each code once, with the label the metrics count it under. Application
+    /// errors carry their `StatusCode` instead.
+    enum ProtocolCode: Int {
+        case parse = -32700, invalidRequest = -32600, methodNotFound = -32601, invalidParams = -32602
+        case internalError = -32603
+
+        var label: String {
+            switch self {
+            case .parse: "PARSE_ERROR"
+            case .invalidRequest: "INVALID_REQUEST"
+            case .methodNotFound: "METHOD_NOT_FOUND"
+            case .invalidParams: "INVALID_PARAMS"
+            case .internalError: "INTERNAL_ERROR"
+            }
         }
     }
 
-    static func parse() -> JSONRPCError { JSONRPCError(code: -32700, message: "Parse error") }
+    /// The label of the metrics.
+    var metricStatus: String { ProtocolCode(rawValue: code)?.label ?? data?.status ?? "CODE_\(code)" }
+
+    static func parse() -> JSONRPCError { JSONRPCError(code: ProtocolCode.parse.rawValue, message: "Parse error") }
 
     static func invalidRequest(_ reason: String) -> JSONRPCError {
-        JSONRPCError(code: -32600, message: "Invalid Request: \(reason)")
+        JSONRPCError(code: ProtocolCode.invalidRequest.rawValue, message: "Invalid Request: \(reason)")
     }
 
     static func methodNotFound(_ name: String) -> JSONRPCError {
-        JSONRPCError(code: -32601, message: "Method not found: \(name)")
+        JSONRPCError(code: ProtocolCode.methodNotFound.rawValue, message: "Method not found: \(name)")
     }
 
     static func invalidParams(_ violations: [RPCFieldViolation], message: String? = nil) -> JSONRPCError {
@@ -55,13 +64,14 @@ struct JSONRPCError: Error, Encodable {
         }
         let summary = message ?? violations.first.map { "\($0.field.isEmpty ? "params" : $0.field): \($0.description)" }
         return JSONRPCError(
-            code: -32602, message: "Invalid params" + (summary.map { ": \($0)" } ?? ""),
-            data: Details(status: RPCError.invalidArgumentStatus, details: violations.isEmpty ? nil : violations))
+            code: ProtocolCode.invalidParams.rawValue, message: "Invalid params" + (summary.map { ": \($0)" } ?? ""),
+            data: Details(status: StatusCode.invalidArgument.name, details: violations.isEmpty ? nil : violations))
     }
 
     static func internalError(requestID: String) -> JSONRPCError {
         JSONRPCError(
-            code: -32603, message: "Internal error (request \(requestID))", data: Details(requestID: requestID))
+            code: ProtocolCode.internalError.rawValue, message: "Internal error (request \(requestID))",
+            data: Details(requestID: requestID))
     }
 
     /// A gRPC-style application error.

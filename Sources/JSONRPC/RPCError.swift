@@ -1,3 +1,5 @@
+import StatusCodes
+
 /// An application error as the engine sends it: a gRPC-style status (`error.code` is the number,
 /// `error.data.status` the name), a sentence, and the fields at fault.
 ///
@@ -21,39 +23,35 @@ public struct RPCError: Error, Sendable, Hashable {
         self.fieldViolations = fieldViolations
     }
 
-    /// Whether this is an unexpected failure: its text goes to the log, the client gets a generic one.
-    public var isInternal: Bool { code == RPCError.internalCode }
+    /// An error of `status` (its number and name from the one table, `StatusCode`).
+    public init(_ status: StatusCode, message: String, fieldViolations: [RPCFieldViolation] = []) {
+        self.init(code: status.rawValue, status: status.name, message: message, fieldViolations: fieldViolations)
+    }
 
-    static let internalCode = 13
+    /// Whether this is an unexpected failure: its text goes to the log, the client gets a generic one.
+    public var isInternal: Bool { code == StatusCode.internal.rawValue }
+
+    /// Whether the caller presented no valid credentials.
+    var isUnauthenticated: Bool { code == StatusCode.unauthenticated.rawValue }
 
     // The statuses the engine raises itself.
-    static func invalidArgument(field: String, _ description: String) -> RPCError {
+    /// `field` is wrong: INVALID_ARGUMENT naming it.
+    public static func invalidArgument(field: String, _ description: String) -> RPCError {
         RPCError(
-            code: 3, status: "INVALID_ARGUMENT", message: "\(field): \(description)",
+            .invalidArgument, message: "\(field): \(description)",
             fieldViolations: [RPCFieldViolation(field: field, description: description)])
     }
-    static func deadlineExceeded() -> RPCError {
-        RPCError(code: 4, status: "DEADLINE_EXCEEDED", message: "deadline exceeded")
-    }
-    static func permissionDenied(_ message: String) -> RPCError {
-        RPCError(code: 7, status: "PERMISSION_DENIED", message: message)
-    }
-    static func resourceExhausted(_ message: String) -> RPCError {
-        RPCError(code: 8, status: "RESOURCE_EXHAUSTED", message: message)
-    }
+    static func deadlineExceeded() -> RPCError { RPCError(.deadlineExceeded, message: "deadline exceeded") }
+    static func permissionDenied(_ message: String) -> RPCError { RPCError(.permissionDenied, message: message) }
+    static func resourceExhausted(_ message: String) -> RPCError { RPCError(.resourceExhausted, message: message) }
     static func failedPrecondition(_ message: String) -> RPCError {
-        RPCError(code: 9, status: "FAILED_PRECONDITION", message: message)
+        RPCError(.failedPrecondition, message: message)
     }
     static func `internal`(requestID: String) -> RPCError {
-        RPCError(code: internalCode, status: "INTERNAL", message: "internal error (request \(requestID))")
+        RPCError(.internal, message: "internal error (request \(requestID))")
     }
-    static func unavailable(_ message: String) -> RPCError {
-        RPCError(code: 14, status: "UNAVAILABLE", message: message)
-    }
-    static func unauthenticated(_ message: String) -> RPCError {
-        RPCError(code: 16, status: "UNAUTHENTICATED", message: message)
-    }
-    static let invalidArgumentStatus = "INVALID_ARGUMENT"
+    static func unavailable(_ message: String) -> RPCError { RPCError(.unavailable, message: message) }
+    static func unauthenticated(_ message: String) -> RPCError { RPCError(.unauthenticated, message: message) }
 }
 
 /// One bad field of a request (google.rpc.BadRequest.FieldViolation): `field` is its lowerCamelCase path

@@ -53,7 +53,7 @@ final class CanOpenTableDocuments: Sendable {
         let file: GeneratedFile?
         do { file = try service.snapshot.canOpenTables.file(key) } catch {
             // What GetTable would answer as an error (a table over the size limit, say): the same text.
-            return .refused(status: error.code == .invalidArgument ? 400 : 500, reason: "\(error)\n")
+            return .refused(status: error.code.httpStatus, reason: "\(error)\n")
         }
         guard let file else { return .refused(status: 404, reason: "app \(PlainEcho.quoted(key.app)) not found\n") }
         let document = StaticDocument(

@@ -21,11 +21,8 @@ public struct JSONRPCEndpoint: Sendable {
         let requestID = request.requestID
         let transport = RPCTransport(
             requestID: requestID, bearerToken: request.bearerToken,
-            deadline: request.deadline.mapError {
-                RPCError(
-                    code: 3, status: "INVALID_ARGUMENT", message: "\($0.header): \($0.description)",
-                    fieldViolations: [RPCFieldViolation(field: $0.header, description: $0.description)])
-            }, host: request.host, userAgent: request.header("User-Agent"), remoteAddress: request.clientAddress)
+            deadline: request.deadline.mapError { .invalidArgument(field: $0.header, $0.description) },
+            host: request.host, userAgent: request.header("User-Agent"), remoteAddress: request.clientAddress)
         // The deferral starts only for a request that does not answer now (a long poll, a call run on the
         // offload queue): it costs a closure and the request's lock.
         let dispatched = dispatcher.dispatch(body: request.takeBody(), transport: transport) {

@@ -5,7 +5,7 @@ extension RegistryError: RPCErrorConvertible {
     /// The registry's error as the engine sends it: its status, message and fields as they are.
     public var rpcError: RPCError {
         RPCError(
-            code: code.rawValue, status: code.name, message: message,
+            code, message: message,
             fieldViolations: fieldViolations.map { RPCFieldViolation(field: $0.field, description: $0.description) })
     }
 }

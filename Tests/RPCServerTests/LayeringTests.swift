@@ -25,7 +25,9 @@ struct LayeringTests {
         #expect(graph["HTTPServing"] == ["CMicroHTTPD", "JSONBytes", "ThreadShards"])
         // Per-thread state is a building block with no dependency at all.
         #expect(graph["ThreadShards", default: []].isEmpty)
-        #expect(graph["JSONRPC"] == ["JSONBytes"])
+        #expect(graph["JSONRPC"] == ["JSONBytes", "StatusCodes"])
+        // The status table is a leaf: both the engine and the registry's errors answer by it.
+        #expect(graph["StatusCodes", default: []].isEmpty)
         // The outgoing side (the delivery watch's and domain verify's GETs) knows no application either.
         #expect(graph["HTTPFetching"] == ["CCurl"])
         for target in ["HTTPServing", "JSONRPC"] {

@@ -1,5 +1,5 @@
 /// A gRPC status code: the vocabulary of every application error on the wire (`error.code` is `rawValue`,
-/// `error.data.status` is `name`). A struct rather than an enum so a client meets codes newer than itself
+/// `error.data.status` is `name`), shared by the JSON-RPC engine, the registry and the Swift client. A struct rather than an enum so a client meets codes newer than itself
 /// without failing to decode.
 public struct StatusCode: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The gRPC code number.
@@ -25,20 +25,32 @@ public struct StatusCode: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let dataLoss = StatusCode(rawValue: 15)
     public static let unauthenticated = StatusCode(rawValue: 16)
 
-    private static let names = [
-        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
-        "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+    /// Every status's name and HTTP status, by code: the one table. The JSON-RPC `error.code` of an application
+    /// error is the code itself; the HTTP status is what a plain GET answering the same error sends (the
+    /// mapping of google.rpc.Code to HTTP that gRPC gateways use).
+    private static let table: [(name: String, http: Int)] = [
+        ("OK", 200), ("CANCELLED", 499), ("UNKNOWN", 500), ("INVALID_ARGUMENT", 400), ("DEADLINE_EXCEEDED", 504),
+        ("NOT_FOUND", 404), ("ALREADY_EXISTS", 409), ("PERMISSION_DENIED", 403), ("RESOURCE_EXHAUSTED", 429),
+        ("FAILED_PRECONDITION", 400), ("ABORTED", 409), ("OUT_OF_RANGE", 400), ("UNIMPLEMENTED", 501),
+        ("INTERNAL", 500), ("UNAVAILABLE", 503), ("DATA_LOSS", 500), ("UNAUTHENTICATED", 401),
     ]
 
     /// The canonical upper-case name (`NOT_FOUND`), or `CODE_<n>` for a code this build does not know.
     public var name: String {
-        StatusCode.names.indices.contains(rawValue) ? StatusCode.names[rawValue] : "CODE_\(rawValue)"
+        StatusCode.table.indices.contains(rawValue) ? StatusCode.table[rawValue].name : "CODE_\(rawValue)"
     }
+
+    /// The HTTP status of a plain GET answering this status (500 for a code this build does not know).
+    public var httpStatus: Int {
+        StatusCode.table.indices.contains(rawValue) ? StatusCode.table[rawValue].http : 500
+    }
+
+    /// Every code this build knows, in order.
+    public static var known: [StatusCode] { table.indices.map { StatusCode(rawValue: $0) } }
 
     /// The code for a canonical name, if known.
     public init?(name: String) {
-        guard let index = StatusCode.names.firstIndex(of: name) else { return nil }
+        guard let index = StatusCode.table.firstIndex(where: { $0.name == name }) else { return nil }
         self.rawValue = index
     }
 
