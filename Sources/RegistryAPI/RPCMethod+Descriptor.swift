@@ -67,7 +67,7 @@ extension RPCMethod {
         guard let principal = context.principal else { return }
         if let caller = principal.value as? AuthenticatedCaller {
             try caller.service.authorize(
-                caller.principal, Method.scope(input), method: Method.name, writes: Method.access >= .releaser)
+                caller.principal, Method.scope(input), method: Method.name, writes: Method.isWrite)
         } else if (principal.value as? Principal)?.apps != nil || !(principal.value is Principal) {
             throw RegistryError(.permissionDenied, "\(Method.name): the caller's apps cannot be checked")
         }
