@@ -166,12 +166,12 @@ public enum RegistryMethods {
         ]
     }
 
-    /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the validated
-    /// idempotency key (`API.RequestID`).
-    private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) throws(RegistryError) -> Caller {
+    /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the idempotency key
+    /// (`API.RequestID`; its form was checked by the document's schema before the handler).
+    private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) -> Caller {
         Caller(
             actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
-            idempotencyKey: try API.RequestID.validate(idempotencyKey), apps: context.scope)
+            idempotencyKey: idempotencyKey, apps: context.scope)
     }
 
     private static func switchRoute(

@@ -7,27 +7,11 @@ extension API {
     /// Write methods take it through their input, `WriteRequest`; Swift spells it `requestID`, as it spells
     /// every acronym, and `Member` is the one place that gives it its wire name.
     public enum RequestID {
-        /// The longest key accepted.
-        public static let maxLength = 64
-
         /// The methods that take a `requestId`: the idempotent writes (`RPCMethodDescriptor.isIdempotent`),
-        /// those whose input is a `WriteRequest`, so the descriptors are the one list of them.
+        /// those whose input is a `WriteRequest`, so the descriptors are the one list of them. What a key may
+        /// hold (1 to 64 of `A–Z a–z 0–9 . _ : -`) is the document's `RequestId` schema alone, checked before
+        /// any handler.
         public static let methods = Set(API.all.filter { $0.isIdempotent }.map { $0.name })
-
-        /// Checks a key: 1 to 64 characters of `A–Z a–z 0–9 . _ : -` (a UUID fits).
-        public static func validate(_ key: String?) throws(RegistryError) -> String? {
-            guard let key else { return nil }
-            let allowed = key.utf8.allSatisfy { byte in
-                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array(".:_-".utf8).contains(byte)
-            }
-            guard !key.isEmpty, key.utf8.count <= maxLength, allowed else {
-                throw RegistryError.invalidArgument(
-                    field: "requestId", "must be 1 to \(maxLength) characters of A-Z a-z 0-9 . _ : -")
-            }
-            return key
-        }
 
         /// The key as the one member it adds to a write's params, `requestId`: `WriteRequest`'s other half.
         public struct Member: Codable, Sendable, Hashable {
