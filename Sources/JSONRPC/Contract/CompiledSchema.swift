@@ -101,6 +101,9 @@ struct SchemaCompiler {
     private(set) var nodes: [Node] = []
     private var named: [String: Int] = [:]
     private let components: [String: Any]
+    /// What a `$ref` to a named schema starts with: OpenRPC keeps them under `components`, a standalone JSON
+    /// Schema under `$defs`.
+    private let referencePrefix: String
 
     /// The nodes compiled so far.
     var result: CompiledSchema { CompiledSchema(nodes: nodes.map(CompiledSchema.Rule.init)) }
@@ -111,8 +114,9 @@ struct SchemaCompiler {
         "$comment",
     ]
 
-    init(components: [String: Any]) {
+    init(components: [String: Any], referencePrefix: String = "#/components/schemas/") {
         self.components = components
+        self.referencePrefix = referencePrefix
     }
 
     /// Compiles `schema` (as `JSONSerialization` reads it) and returns its node index.
@@ -230,7 +234,7 @@ struct SchemaCompiler {
     }
 
     private mutating func resolve(_ reference: String, at location: String) throws(Failure) -> Int {
-        let prefix = "#/components/schemas/"
+        let prefix = referencePrefix
         guard reference.hasPrefix(prefix) else { throw Failure(description: "\(location): unsupported $ref") }
         let name = String(reference.dropFirst(prefix.count))
         if let known = named[name] { return known }

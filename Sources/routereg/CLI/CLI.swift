@@ -6,12 +6,15 @@ import RouteRegistryClient
 /// outcome into an exit code and at most one line on stderr.
 ///
 /// Exit codes: 0 success, 1 the server refused (application or protocol error) or a local failure,
-/// 2 usage error (nothing was sent), 3 the server could not be reached.
+/// 2 usage error (nothing was sent), 3 the server could not be reached. A command given
+/// `--detailed-exitcode` (`plan`) answers Terraform's way instead: 0 no changes, 2 changes, 1 any error.
 enum CLI {
     static let exitOK: Int32 = 0
     static let exitRefused: Int32 = 1
     static let exitUsage: Int32 = 2
     static let exitUnreachable: Int32 = 3
+    /// `plan --detailed-exitcode`: the plan has changes (Terraform's 2).
+    static let exitChanges: Int32 = 2
 
     /// Runs one command line (without the program name).
     static func run(
@@ -63,8 +66,14 @@ enum CLI {
                 let invocation = Invocation(
                     spec: spec, arguments: parsed, console: console, environment: environment, connect: connect)
                 try body(invocation)
-                return exitOK
+                return invocation.exitStatus
             } catch {
+                // 2 means "changes" to a script that asked for detailed exit codes, so every failure is 1.
+                if rest.contains("--detailed-exitcode") {
+                    let (_, message) = describe(error)
+                    console.errorLine("error: " + message)
+                    return exitRefused
+                }
                 guard let compatibility = spec.compatibility else { throw error }
                 let (code, message) = describe(error)
                 console.errorLine(compatibility.failureText(error, message: message))

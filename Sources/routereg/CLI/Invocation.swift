@@ -24,6 +24,9 @@ final class Invocation {
     let style: Style
     private let connect: (ClientSettings) -> any RegistryTransport
     private var transport: (any RegistryTransport)?
+    /// The exit code when the command returns normally; a command that reports an outcome through it
+    /// (`plan --detailed-exitcode`: 2 for changes) sets it.
+    var exitStatus = CLI.exitOK
 
     init(
         spec: CommandSpec, arguments: ParsedArguments, console: Console, environment: CLIEnvironment,

@@ -35,7 +35,8 @@ extension CommandTable {
     static let standard = CommandTable(
         commands: AppCommands.specs + DomainCommands.specs + RouteCommands.specs + ReleaseCommands.specs
             + LinkCommands.specs + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs
-            + [ServeCommand.spec, MigrateCommand.spec] + BackupCommands.specs + MiscCommands.specs,
+            + ManifestCommands.specs + [ServeCommand.spec, MigrateCommand.spec] + BackupCommands.specs
+            + MiscCommands.specs,
         groups: [
             ("app", "Apps: iOS app IDs, Android package, schemes, fallback marker"),
             ("domain", "Domains the apps answer on"),

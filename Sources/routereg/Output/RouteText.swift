@@ -4,22 +4,7 @@ import RouteCore
 /// How routes read for people: patterns in AASA-like syntax, version ranges, kill switches.
 enum RouteText {
     /// `/l/a/*?ref=*#top`, with `badoo://` in front for a custom-scheme route and options after.
-    static func pattern(_ pattern: URLPattern) -> String {
-        var text = pattern.scheme.map { "\($0)://" } ?? ""
-        text += pattern.path ?? "*"
-        switch pattern.query {
-        case .string(let query): text += "?" + query
-        case .items(let items):
-            text += "?" + items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        case nil: break
-        }
-        if let fragment = pattern.fragment { text += "#" + fragment }
-        var options: [String] = []
-        if pattern.caseSensitive == false { options.append("case-insensitive") }
-        if pattern.percentEncoded == false { options.append("percent-decoded") }
-        if !options.isEmpty { text += " (" + options.joined(separator: ", ") + ")" }
-        return text
-    }
+    static func pattern(_ pattern: URLPattern) -> String { pattern.displayText }
 
     /// A document ETag for people: a SHA-256 is cut to its first 12 hex digits (`--json` has it whole).
     static func shortETag(_ etag: String) -> String {
@@ -29,11 +14,7 @@ enum RouteText {
     }
 
     /// `5.12.0+` (open-ended) or `5.0–6.0` (until is exclusive).
-    static func range(_ range: VersionRange?) -> String {
-        guard let range else { return "" }
-        guard let until = range.until else { return "\(range.since)+" }
-        return "\(range.since)–\(until)"
-    }
+    static func range(_ range: VersionRange?) -> String { range?.displayText ?? "" }
 
     /// `ios 5.12.0 (crash), android 51200`.
     static func switchedOff(_ route: Route) -> String {
