@@ -76,6 +76,7 @@ test-android:
 ## (the client suites fail while they are stale)
 generate:
 	scripts/generate-clients
+	scripts/generate-manifest-schema
 
 ## test-console: the web console in headless Chromium against a freshly started server (screenshots in
 ## Tests/Console/artifacts/)
