@@ -93,20 +93,20 @@ final class ShortLinkPages: Sendable {
         }
         let found = service.links.link(domain: domain, code: code)
         guard let stored = found, stored.isLive(at: now) else {
-            let miss: ClickCounter.Miss = found == nil ? .unknown : found?.deleted == true ? .deleted : .expired
-            service.clicks.countMiss(domain: domain, miss, at: now)
+            service.clicks.countMiss(domain: domain, Self.miss(found), at: now)
             return notFound(appName: nil)
         }
-        let outcome = Self.outcome(stored.link, visitor, fromFallback: fromFallback)
-        count(domain, code, visitor, outcome: outcome)
-        let response = answer(
-            stored.link, app: stored.app, shortURL: "https://\(domain)/\(code)", visitor, fromFallback: fromFallback,
-            snapshot: service.snapshot)
+        let decided = LinkAnswer(
+            stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
+            visitor: visitor, fromFallback: fromFallback)
+        count(domain, code, visitor, outcome: decided.outcome)
+        let response = render(decided)
         guard
             let prepared = PreparedResponse(
                 status: response.status, body: response.body, contentType: response.contentType,
                 headers: response.headers),
-            let tally = service.clicks.tally(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome)
+            let tally = service.clicks.tally(
+                domain: domain, code: code, platform: visitor.rawValue, outcome: decided.outcome.rawValue)
         else { return response }
         let fresh = Kept(
             answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity)
@@ -120,6 +120,13 @@ final class ShortLinkPages: Sendable {
             view.answers[key] = fresh
         }
         return prepared.response
+    }
+
+    /// Why a visit found no live link.
+    private static func miss(_ found: IndexedLink?) -> ClickCounter.Miss {
+        guard let found else { return .unknown }
+        if found.deleted { return .deleted }
+        return found.link.disabled == true ? .disabled : .expired
     }
 
     private static func variant(_ visitor: LinkVisitor, fromFallback: Bool) -> UInt8 {
@@ -165,58 +172,28 @@ final class ShortLinkPages: Sendable {
             return notFound(appName: nil)
         }
         let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app)
-        count(domain, "-", visitor, outcome: Self.outcome(link, visitor, fromFallback: fromFallback))
         // The canonical URL holds what the page shows, no more: an image refused is left out of it too.
         var shown = long
         shown.si = link.preview?.imageUrl
         let canonical = "https://\(domain)/?\(shown.query(includingPreview: link.preview != nil))"
-        return answer(
-            link, app: app, shortURL: canonical, visitor, fromFallback: fromFallback, snapshot: snapshot,
+        let decided = LinkAnswer(
+            link, app: self.app(app, in: snapshot), shortURL: canonical, visitor: visitor, fromFallback: fromFallback,
             previewFromURL: link.preview != nil)
+        count(domain, "-", visitor, outcome: decided.outcome)
+        return render(decided)
     }
 
-    /// What a click counts as: the answer `answer` gives, named.
-    static func outcome(_ link: ShortLink, _ visitor: LinkVisitor, fromFallback: Bool) -> String {
-        switch visitor {
-        case .crawler: "crawler"
-        case .desktop: "redirect"
-        case .ios, .android: link.skipLanding == true && !fromFallback ? "redirect" : "landing"
-        }
+    private func app(_ id: String, in snapshot: Snapshot) -> App? {
+        snapshot.registry.apps.first { $0.id == id }
     }
 
-    /// What `visitor` is answered for `link`.
-    private func answer(
-        _ link: ShortLink, app: String, shortURL: String, _ visitor: LinkVisitor, fromFallback: Bool,
-        snapshot: Snapshot, previewFromURL: Bool = false
-    ) -> HTTPResponse {
-        let owner = snapshot.registry.apps.first { $0.id == app }
-        func pageContent() -> LinkPageContent {
-            var made = content(link, app: owner, shortURL: shortURL, visitor: visitor)
-            made.previewFromURL = previewFromURL
-            return made
+    /// The decided answer as HTTP: a page or a 302.
+    private func render(_ decided: LinkAnswer) -> HTTPResponse {
+        switch decided {
+        case .redirect(let location): redirect(location)
+        case .crawler(let content): page(LinkPage.crawler(content))
+        case .landing(let content): page(LinkPage.landing(content))
         }
-        switch Self.outcome(link, visitor, fromFallback: fromFallback) {
-        case "crawler": return page(LinkPage.crawler(pageContent()))
-        case "redirect": return redirect(visitor == .desktop ? link.desktopUrl ?? link.target : link.target)
-        default: return page(LinkPage.landing(pageContent()))
-        }
-    }
-
-    private func content(_ link: ShortLink, app: App?, shortURL: String, visitor: LinkVisitor) -> LinkPageContent {
-        let policy = app?.fallback ?? FallbackPolicy()
-        let platform: Platform? = visitor == .ios ? .ios : visitor == .android ? .android : nil
-        let referrer = "link=\(link.domain)/\(link.code)"
-        var store: String?
-        if platform == .ios, let id = app?.ios?.appStoreId {
-            store = StoreLinks.appStore(appStoreId: id, campaign: "\(link.domain)/\(link.code)")
-        } else if platform == .android, let package = app?.android?.packageName {
-            store = StoreLinks.playStore(packageName: package, referrer: referrer)
-        }
-        let web = platform.flatMap { link.options($0)?.fallbackUrl } ?? FallbackURL.make(link.target, policy: policy)
-        return LinkPageContent(
-            shortURL: shortURL, title: link.preview?.title, description: link.preview?.description,
-            imageURL: link.preview?.imageUrl, appName: app?.displayName ?? app?.id ?? "the app", openURL: link.target,
-            storeURL: store, webURL: web)
     }
 
     /// The long link as a link of the domain's app: its `link` and fallbacks checked like any link's. Its
@@ -248,8 +225,8 @@ final class ShortLinkPages: Sendable {
         snapshot.registry.domains.first { $0.host == host && $0.isLinkDomain }
     }
 
-    private func count(_ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: String) {
-        service.clicks.count(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome)
+    private func count(_ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: LinkAnswer.Outcome) {
+        service.clicks.count(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome.rawValue)
     }
 
     private func page(_ body: [UInt8]) -> HTTPResponse {

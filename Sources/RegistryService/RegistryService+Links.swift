@@ -86,7 +86,6 @@ extension RegistryService {
         }
     }
 
-    /// `Links.List`.
     /// `Links.List`; with `scope` (a scoped token's apps), only their links.
     public func listLinks(_ input: API.LinksList.Input, within scope: [String]? = nil) throws(RegistryError)
         -> API.LinksList.Output
@@ -94,7 +93,8 @@ extension RegistryService {
         try mapped {
             let page = try store.read { tx in
                 try store.links.list(
-                    app: input.filter.app, text: input.filter.text, input.page, within: scope, in: tx)
+                    app: input.filter.app, text: input.filter.text, tag: input.filter.tag,
+                    campaign: input.filter.campaign, input.page, within: scope, in: tx)
             }
             return API.LinksList.Output(items: page.items.map(Self.view), nextPageToken: page.nextPageToken ?? "")
         }
@@ -277,6 +277,26 @@ extension RegistryService {
             }
             link.expiresAt = Timestamp.string(date)
         }
+        if let utm = link.utm {
+            if let (at, reason) = utm.refusal() {
+                throw RegistryError.invalidArgument(field: "\(field).utm.\(at)", reason)
+            }
+            link.utm = utm.isEmpty ? nil : utm
+        }
+        if let tags = link.tags {
+            guard tags.count <= ShortLink.maxTags else {
+                throw RegistryError.invalidArgument(field: "\(field).tags", "holds more than \(ShortLink.maxTags) tags")
+            }
+            if let bad = tags.firstIndex(where: { !ShortLink.isValidTag($0) }) {
+                throw RegistryError.invalidArgument(
+                    field: "\(field).tags[\(bad)]", "must be 1 to 64 of letters, digits and _ - . :")
+            }
+            // A set, kept in the order first given: the same tag twice is one tag.
+            var seen = Set<String>()
+            let unique = tags.filter { seen.insert($0).inserted }
+            link.tags = unique.isEmpty ? nil : unique
+        }
+        if link.disabled == false { link.disabled = nil }
         return link
     }
 }

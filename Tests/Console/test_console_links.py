@@ -184,7 +184,10 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
 
 def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browser, chat):
     url, d = server["url"], browser
-    api("Links.BatchCreate", app=APP, links=[{"code": f"batch{i:02d}", "target": f"https://{SITE}/u/{100 + i}"} for i in range(25)])
+    api("Links.BatchCreate", app=APP, links=[
+        {"code": f"batch{i:02d}", "target": f"https://{SITE}/u/{100 + i}",
+         **({"tags": ["promo"], "utm": {"campaign": "summer" if i % 2 else "winter"}} if i < 4 else {})}
+        for i in range(25)])
     sign_in(d, url, chat)
     d.execute_cdp_cmd("Browser.grantPermissions", {"origin": url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     go(d, url, f"links/{APP}")
@@ -209,23 +212,40 @@ def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browse
     wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-query") == "u/107")
     assert codes() == ["batch07"]
 
+    # Tag and campaign filters narrow the list; the row shows both.
+    search.clear()
+    find(d, "#links-tag").send_keys("promo")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-filter") == "promo|")
+    assert codes() == ["batch00", "batch01", "batch02", "batch03"]
+    find(d, "#links-campaign").send_keys("summer")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-filter") == "promo|summer")
+    assert codes() == ["batch01", "batch03"]
+    assert "summer" in find(d, '#links-table tr[data-code="batch01"] td.tags').text
+    find(d, "#links-tag").clear()
+    find(d, "#links-campaign").clear()
+    search.send_keys("u/107")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-filter") == "|"
+                  and drv.find_element(By.ID, "links").get_attribute("data-query") == "u/107")
+    assert codes() == ["batch07"]
+
     # Copy puts the short URL on the clipboard.
     d.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] button.copy').click()
     wait(d).until(lambda drv: f"Copied https://{LINKS}/batch07" in drv.find_element(By.ID, "toasts").text)
     copied = d.execute_async_script("const done = arguments[0]; navigator.clipboard.readText().then(done, e => done('failed: ' + e));")
     assert copied == f"https://{LINKS}/batch07"
 
-    # Disable: the expiry becomes now and the short URL answers 404; enable brings it back.
+    # Disable: the link is switched off (its expiry untouched) and the short URL answers 404; enable brings it back.
     assert visit(url, "batch07", DESKTOP)[0] == 302
     d.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] button.toggle').click()
     wait(d).until(lambda drv: "disabled" in drv.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] .link-status').text)
-    assert api("Links.Get", domain=LINKS, code="batch07")["expiresAt"]
+    off = api("Links.Get", domain=LINKS, code="batch07")
+    assert off["disabled"] is True and off.get("expiresAt") is None
     assert visit(url, "batch07", DESKTOP)[0] == 404
     row = find(d, '#links-table tr[data-code="batch07"]')
     assert row.find_element(By.CSS_SELECTOR, "button.toggle").text == "Enable"
     row.find_element(By.CSS_SELECTOR, "button.toggle").click()
     wait(d).until(lambda drv: "live" in drv.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] .link-status').text)
-    assert api("Links.Get", domain=LINKS, code="batch07").get("expiresAt") is None
+    assert api("Links.Get", domain=LINKS, code="batch07").get("disabled") is None
     assert visit(url, "batch07", DESKTOP)[0] == 302
 
     # Delete, after a confirmation: gone from the list, the API and the link domain.

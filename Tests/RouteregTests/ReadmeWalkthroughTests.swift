@@ -123,6 +123,30 @@ struct ReadmeWalkthroughTests {
             token: nil)
         #expect(resolved["minVersion"] as? String == "5.12.1" && resolved["minVersionSource"] as? String == "link")
 
+        // A campaign link, listed by tag and campaign, switched off and on (issue 45).
+        var switchedOff = false
+        for line in try Self.block(after: "## Links", skipping: 2) {
+            if line.hasPrefix("routereg ") {
+                let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+                #expect(result.status == 0, "\(line): \(result.stderr)")
+                if line.contains("link list") { #expect(result.stdout.contains("https://go.badoo.com/summer")) }
+                switchedOff = line.contains("link disable")
+                continue
+            }
+            let (_, response) = try await server.visit("/summer", host: "go.badoo.com", userAgent: "curl/8.5.0")
+            if switchedOff {
+                #expect(response.statusCode == 404, "\(line)")
+            } else {
+                #expect(response.statusCode == 302)
+                #expect(
+                    response.value(forHTTPHeaderField: "Location")
+                        == "https://m.badoo.com/u/42?utm_source=newsletter&utm_medium=email&utm_campaign=summer")
+            }
+        }
+        #expect(!switchedOff, "the block ends with the link switched on again")
+        let (_, back) = try await server.visit("/summer", host: "go.badoo.com", userAgent: "curl/8.5.0")
+        #expect(back.statusCode == 302)
+
         // Tokens: scoped to badoo, expiring; the list shows them with their apps and expiry.
         var secrets: [String] = []
         for line in try Self.block(after: "## Tokens") {

@@ -74,7 +74,7 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Links.Create": MethodInfo("releaser", False, True, None, (('app', True), ('link', True), ('requestId', False))),
     "Links.BatchCreate": MethodInfo("releaser", False, True, None, (('app', True), ('links', True), ('requestId', False))),
     "Links.Get": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
-    "Links.List": MethodInfo("reader", True, False, "links", (('app', False), ('text', False), ('pageSize', False), ('pageToken', False))),
+    "Links.List": MethodInfo("reader", True, False, "links", (('app', False), ('text', False), ('tag', False), ('campaign', False), ('pageSize', False), ('pageToken', False))),
     "Links.Update": MethodInfo("releaser", False, True, None, (('link', True), ('etag', False), ('requestId', False))),
     "Links.Delete": MethodInfo("releaser", False, True, None, (('domain', True), ('code', True), ('etag', False), ('requestId', False))),
     "Links.Resolve": MethodInfo("public", True, False, None, (('url', True), ('platform', True), ('version', True))),
@@ -293,9 +293,9 @@ class _Methods:
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("ShortLinkOutput", self._call("Links.Get", params, timeout))
 
-    def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
+    def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, tag: Optional[str] = None, campaign: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
         """Lists short links by domain and code, of one app and matching a text when asked. (`Links.List`, reader)."""
-        params: Dict[str, Any] = {"app": app, "text": text, "pageSize": page_size, "pageToken": page_token}
+        params: Dict[str, Any] = {"app": app, "text": text, "tag": tag, "campaign": campaign, "pageSize": page_size, "pageToken": page_token}
         return cast("LinksListResult", self._call("Links.List", params, timeout))
 
     def links_update(self, link: ShortLink, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
@@ -530,9 +530,9 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("ShortLinkOutput", await self._call("Links.Get", params, timeout))
 
-    async def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
+    async def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, tag: Optional[str] = None, campaign: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
         """Lists short links by domain and code, of one app and matching a text when asked. (`Links.List`, reader)."""
-        params: Dict[str, Any] = {"app": app, "text": text, "pageSize": page_size, "pageToken": page_token}
+        params: Dict[str, Any] = {"app": app, "text": text, "tag": tag, "campaign": campaign, "pageSize": page_size, "pageToken": page_token}
         return cast("LinksListResult", await self._call("Links.List", params, timeout))
 
     async def links_update(self, link: ShortLink, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:

@@ -406,7 +406,7 @@ class LinksStatsResultDomainMissesItem(TypedDict):
     """LinksStatsResultDomainMissesItem"""
 
     day: str
-    outcome: Literal["unknown", "expired", "deleted", "refused"]
+    outcome: Literal["unknown", "expired", "deleted", "refused", "disabled"]
     count: int
 
 
@@ -419,7 +419,7 @@ class _LinksStatsResultRequired(TypedDict):
 class LinksStatsResult(_LinksStatsResultRequired, total=False):
     """LinksStatsResult"""
 
-    #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired or ...
+    #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired, ...
     domainMisses: List[LinksStatsResultDomainMissesItem]
 
 
@@ -979,6 +979,11 @@ class ShortLink(_ShortLinkRequired, total=False):
     expiresAt: Optional[str]
     #: Phones go straight to the target, without the landing page (FDL's efr=1).
     skipLanding: Optional[bool]
+    utm: Optional[LinkCampaign]
+    #: Labels to group links by (Links.List filters by one); a tag given twice is kept once, in the ...
+    tags: Optional[List[str]]
+    #: Switched off: the link answers 404 (counted as a `disabled` miss) until switched on again; ...
+    disabled: Optional[bool]
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input.
@@ -1047,6 +1052,21 @@ class DeliveryStatus(_DeliveryStatusRequired, total=False):
     lastOutcome: Literal["served", "unchanged", "not_found", "http_error", "timeout", "too_large", "invalid_json", "network_error"]
     lastHttpStatus: int
     lastError: str
+
+
+class LinkCampaign(TypedDict, total=False):
+    """A link's campaign: added as utm_* query items to every web destination a visitor is sent to ..."""
+
+    #: utm_source: who sends the traffic (newsletter, instagram).
+    source: Optional[str]
+    #: utm_medium: the kind of channel (email, social, qr).
+    medium: Optional[str]
+    #: utm_campaign: the campaign's name; also the App Store campaign token (ct, cut to 40 bytes), ...
+    campaign: Optional[str]
+    #: utm_term: the paid keyword.
+    term: Optional[str]
+    #: utm_content: which of several links to the same place.
+    content: Optional[str]
 
 
 Version = str
@@ -1153,6 +1173,7 @@ __all__ = [
     "Host",
     "IOSAppID",
     "Identifier",
+    "LinkCampaign",
     "LinkPlatformOptions",
     "LinkPreview",
     "LinksBatchCreateResult",

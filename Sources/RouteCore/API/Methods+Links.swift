@@ -109,9 +109,15 @@ extension API {
             public var app: String?
             /// Only links whose code or target contains this text (case-insensitive).
             public var text: String?
-            public init(app: String? = nil, text: String? = nil) {
+            /// Only links carrying this tag.
+            public var tag: String?
+            /// Only links whose campaign (`utm.campaign`) is this.
+            public var campaign: String?
+            public init(app: String? = nil, text: String? = nil, tag: String? = nil, campaign: String? = nil) {
                 self.app = app
                 self.text = text
+                self.tag = tag
+                self.campaign = campaign
             }
         }
         public typealias Input = ListRequest<Filter>

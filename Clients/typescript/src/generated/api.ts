@@ -588,6 +588,11 @@ export interface ShortLink {
   expiresAt?: string | null;
   /** Phones go straight to the target, without the landing page (FDL's efr=1). */
   skipLanding?: boolean | null;
+  utm?: LinkCampaign | null;
+  /** Labels to group links by (Links.List filters by one); a tag given twice is kept once, in the order first given. */
+  tags?: string[] | null;
+  /** Switched off: the link answers 404 (counted as a `disabled` miss) until switched on again; nothing else about it changes. false is stored as absent. */
+  disabled?: boolean | null;
   /** Output only; ignored on input (so a resource read with Get can be sent back). */
   name?: string;
   /** Output only; ignored on input. */
@@ -659,6 +664,20 @@ export interface DeliveryStatus {
   lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
   lastHttpStatus?: number;
   lastError?: string;
+}
+
+/** A link's campaign: added as utm_* query items to every web destination a visitor is sent to (the desktop 302, the landing page's web button, a platform's fallback URL; an item the URL already names is kept as written), to the App Store link as ct and to the Play Store referrer; never to the deep link that opens the app. Values hold no control characters; an empty campaign is stored as none. */
+export interface LinkCampaign {
+  /** utm_source: who sends the traffic (newsletter, instagram). */
+  source?: string | null;
+  /** utm_medium: the kind of channel (email, social, qr). */
+  medium?: string | null;
+  /** utm_campaign: the campaign's name; also the App Store campaign token (ct, cut to 40 bytes), and what Links.List filters by. */
+  campaign?: string | null;
+  /** utm_term: the paid keyword. */
+  term?: string | null;
+  /** utm_content: which of several links to the same place. */
+  content?: string | null;
 }
 
 /** Every method's params and result, in the OpenRPC document's order. */
@@ -1124,6 +1143,8 @@ export interface RegistryApi {
     params: {
       app?: Identifier;
       text?: string;
+      tag?: string;
+      campaign?: string;
       pageSize?: PageSize;
       pageToken?: PageToken;
     };
@@ -1183,10 +1204,10 @@ export interface RegistryApi {
         outcome: "crawler" | "landing" | "redirect" | "not_found";
         count: number;
       })[];
-      /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired or deleted code; a long link refused), per day (newest first) and outcome; never the codes visited. */
+      /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired, deleted or disabled code; a long link refused), per day (newest first) and outcome; never the codes visited. */
       domainMisses?: ({
         day: string;
-        outcome: "unknown" | "expired" | "deleted" | "refused";
+        outcome: "unknown" | "expired" | "deleted" | "refused" | "disabled";
         count: number;
       })[];
     };
@@ -1300,7 +1321,7 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Links.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "link", required: true }, { name: "requestId", required: false }] },
   "Links.BatchCreate": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "links", required: true }, { name: "requestId", required: false }] },
   "Links.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
-  "Links.List": { access: "reader", readOnly: true, requestId: false, pageItems: "links", params: [{ name: "app", required: false }, { name: "text", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
+  "Links.List": { access: "reader", readOnly: true, requestId: false, pageItems: "links", params: [{ name: "app", required: false }, { name: "text", required: false }, { name: "tag", required: false }, { name: "campaign", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
   "Links.Update": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "link", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
   "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
   "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },

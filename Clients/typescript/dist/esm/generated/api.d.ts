@@ -530,6 +530,11 @@ export interface ShortLink {
     expiresAt?: string | null;
     /** Phones go straight to the target, without the landing page (FDL's efr=1). */
     skipLanding?: boolean | null;
+    utm?: LinkCampaign | null;
+    /** Labels to group links by (Links.List filters by one); a tag given twice is kept once, in the order first given. */
+    tags?: string[] | null;
+    /** Switched off: the link answers 404 (counted as a `disabled` miss) until switched on again; nothing else about it changes. false is stored as absent. */
+    disabled?: boolean | null;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
     name?: string;
     /** Output only; ignored on input. */
@@ -598,6 +603,19 @@ export interface DeliveryStatus {
     lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
     lastHttpStatus?: number;
     lastError?: string;
+}
+/** A link's campaign: added as utm_* query items to every web destination a visitor is sent to (the desktop 302, the landing page's web button, a platform's fallback URL; an item the URL already names is kept as written), to the App Store link as ct and to the Play Store referrer; never to the deep link that opens the app. Values hold no control characters; an empty campaign is stored as none. */
+export interface LinkCampaign {
+    /** utm_source: who sends the traffic (newsletter, instagram). */
+    source?: string | null;
+    /** utm_medium: the kind of channel (email, social, qr). */
+    medium?: string | null;
+    /** utm_campaign: the campaign's name; also the App Store campaign token (ct, cut to 40 bytes), and what Links.List filters by. */
+    campaign?: string | null;
+    /** utm_term: the paid keyword. */
+    term?: string | null;
+    /** utm_content: which of several links to the same place. */
+    content?: string | null;
 }
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
@@ -1062,6 +1080,8 @@ export interface RegistryApi {
         params: {
             app?: Identifier;
             text?: string;
+            tag?: string;
+            campaign?: string;
             pageSize?: PageSize;
             pageToken?: PageToken;
         };
@@ -1121,10 +1141,10 @@ export interface RegistryApi {
                 outcome: "crawler" | "landing" | "redirect" | "not_found";
                 count: number;
             })[];
-            /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired or deleted code; a long link refused), per day (newest first) and outcome; never the codes visited. */
+            /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired, deleted or disabled code; a long link refused), per day (newest first) and outcome; never the codes visited. */
             domainMisses?: ({
                 day: string;
-                outcome: "unknown" | "expired" | "deleted" | "refused";
+                outcome: "unknown" | "expired" | "deleted" | "refused" | "disabled";
                 count: number;
             })[];
         };
