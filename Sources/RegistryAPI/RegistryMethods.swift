@@ -146,6 +146,7 @@ public enum RegistryMethods {
             RPCMethod(API.LinksResolve.self) { _, input in try service.resolveLink(input) },
             RPCMethod(API.LinksStats.self) { _, input in try service.linkStats(domain: input.domain, code: input.code)
             },
+            RPCMethod(API.LinksQRCode.self) { _, input in try ShortLinkQRCodes.describe(input, in: service) },
         ]
     }
 

@@ -82,7 +82,10 @@ final class ShortLinkPages: Sendable {
         // Crawlers and desktop browsers never come back from a fallback; a phone's answer depends on the
         // app's marker in the query, so its key says which.
         let fromFallback = mobile && request.hasQuery && isFallback(request, domain: domain, code: code)
-        let key = AnswerKey(host: domain, code: code, variant: Self.variant(visitor, fromFallback: fromFallback))
+        // A scan of the link's QR code carries `?qr=1`: the same answer, counted as its own source.
+        let scanned = request.hasQuery && request.queryValue(ShortLinkQRCodes.scanQueryItem) == "1"
+        let key = AnswerKey(
+            host: domain, code: code, variant: Self.variant(visitor, fromFallback: fromFallback, scanned: scanned))
         let kept = views.withLock { view -> Kept? in
             guard view.stamp == stamp, view.linksVersion == linksVersion else { return nil }
             return view.answers[key]
@@ -99,14 +102,16 @@ final class ShortLinkPages: Sendable {
         let decided = LinkAnswer(
             stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
             visitor: visitor, fromFallback: fromFallback)
-        count(domain, code, visitor, outcome: decided.outcome)
+        let source = scanned ? "qr" : ClickKey.linkSource
+        count(domain, code, visitor, outcome: decided.outcome, source: source)
         let response = render(decided)
         guard
             let prepared = PreparedResponse(
                 status: response.status, body: response.body, contentType: response.contentType,
                 headers: response.headers),
             let tally = service.clicks.tally(
-                domain: domain, code: code, platform: visitor.rawValue, outcome: decided.outcome.rawValue)
+                domain: domain, code: code, platform: visitor.rawValue, outcome: decided.outcome.rawValue,
+                source: source)
         else { return response }
         let fresh = Kept(
             answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity)
@@ -129,7 +134,7 @@ final class ShortLinkPages: Sendable {
         return found.link.disabled == true ? .disabled : .expired
     }
 
-    private static func variant(_ visitor: LinkVisitor, fromFallback: Bool) -> UInt8 {
+    private static func variant(_ visitor: LinkVisitor, fromFallback: Bool, scanned: Bool) -> UInt8 {
         let visitorBits: UInt8 =
             switch visitor {
             case .crawler: 0
@@ -137,7 +142,7 @@ final class ShortLinkPages: Sendable {
             case .android: 2
             case .desktop: 3
             }
-        return visitorBits << 1 | (fromFallback ? 1 : 0)
+        return (scanned ? 8 : 0) | visitorBits << 1 | (fromFallback ? 1 : 0)
     }
 
     /// Whether a phone's request carries the fallback marker of the link's app (it came back from a fallback
@@ -225,8 +230,12 @@ final class ShortLinkPages: Sendable {
         snapshot.registry.domains.first { $0.host == host && $0.isLinkDomain }
     }
 
-    private func count(_ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: LinkAnswer.Outcome) {
-        service.clicks.count(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome.rawValue)
+    private func count(
+        _ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: LinkAnswer.Outcome,
+        source: String = ClickKey.linkSource
+    ) {
+        service.clicks.count(
+            domain: domain, code: code, platform: visitor.rawValue, outcome: outcome.rawValue, source: source)
     }
 
     private func page(_ body: [UInt8]) -> HTTPResponse {
@@ -235,10 +244,13 @@ final class ShortLinkPages: Sendable {
             headers: Self.pageHeaders + [("Cache-Control", "no-store")])
     }
 
-    private func notFound(appName: String?) -> HTTPResponse {
+    private func notFound(appName: String?) -> HTTPResponse { Self.notFoundPage(appName: appName) }
+
+    /// The page for a code that sends nowhere.
+    static func notFoundPage(appName: String? = nil) -> HTTPResponse {
         HTTPResponse(
             status: 404, body: LinkPage.notFound(appName: appName), contentType: "text/html; charset=utf-8",
-            headers: Self.pageHeaders)
+            headers: pageHeaders)
     }
 
     private func redirect(_ location: String) -> HTTPResponse {

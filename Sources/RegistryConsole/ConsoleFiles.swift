@@ -14,6 +14,7 @@ public enum ConsoleFiles {
         ("favicon.svg", PackageResources.favicon_svg),
         ("index.html", PackageResources.index_html),
         ("links.js", PackageResources.links_js),
+        ("linkqr.js", PackageResources.linkqr_js),
         ("live.js", PackageResources.live_js),
         ("matrix.js", PackageResources.matrix_js),
         ("model.js", PackageResources.model_js),

@@ -136,11 +136,14 @@ extension RegistryService {
         for (key, count) in stored { counts[key, default: 0] += count }
         for (key, count) in clicks.pending(domain: domain, code: code) { counts[key, default: 0] += count }
         let rows = counts.map {
-            API.LinksStats.Count(day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, count: $0.value)
-        }.sorted { ($1.day, $0.platform, $0.outcome) < ($0.day, $1.platform, $1.outcome) }
+            API.LinksStats.Count(
+                day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, source: $0.key.source,
+                count: $0.value)
+        }.sorted {
+            ($1.day, $0.platform, $0.outcome, $0.source ?? "") < ($0.day, $1.platform, $1.outcome, $1.source ?? "")
+        }
         return API.LinksStats.Output(
-            name: ResourceName.link(domain, code).description, counts: rows, total: rows.reduce(0) { $0 + $1.count },
-            domainMisses: try domainMisses(domain))
+            name: ResourceName.link(domain, code).description, counts: rows, domainMisses: try domainMisses(domain))
     }
 
     /// The domain's misses of the last `API.LinksStats.missDays` days, stored and not written yet.

@@ -136,6 +136,28 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
     stats = api("Links.Stats", domain=LINKS, code="hello42")
     assert stats["total"] == 7
     today = stats["counts"][0]["day"]
+    assert "6 by people, 1 by bots" in find(d, "#clicks-total").text
+
+    # The QR code: the server's drawing of the short URL marked as a scan, and the downloads of the page.
+    assert find(d, "#link-qr-url").text == f"https://{LINKS}/hello42?qr=1"
+    assert d.execute_script("return document.querySelectorAll('#link-qr svg path').length") == 1
+    saved = d.execute_script("""
+        window.__saved = [];
+        URL.createObjectURL = (blob) => { window.__saved.push(blob); return 'blob:kept-by-the-test'; };
+        HTMLAnchorElement.prototype.click = function () {};  // the test reads the blob; nothing is saved
+        return true;""")
+    assert saved
+    for button in ("qr-download", "clicks-csv"):  # clicked by script: the sticky header may cover them
+        find(d, f"#{button}")
+        d.execute_script("document.getElementById(arguments[0]).click()", button)
+    texts = d.execute_async_script("""
+        const done = arguments[0];
+        Promise.all(window.__saved.map((b) => b.text().then((t) => [b.type, t]))).then(done);""")
+    assert texts[0][0] == "image/svg+xml" and texts[0][1] == api("Links.QRCode", domain=LINKS, code="hello42")["svg"]
+    assert texts[1][0] == "text/csv"
+    csv_lines = texts[1][1].split("\r\n")
+    assert csv_lines[0] == "day,platform,outcome,source,visitor,clicks"
+    assert f"{today},ios,landing,link,person,3" in csv_lines and f"{today},crawler,crawler,link,bot,1" in csv_lines
 
     def segment(platform, outcome):
         return d.execute_script("""

@@ -130,6 +130,11 @@ struct ReadmeWalkthroughTests {
                 let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
                 #expect(result.status == 0, "\(line): \(result.stderr)")
                 if line.contains("link list") { #expect(result.stdout.contains("https://go.badoo.com/summer")) }
+                if line.contains("link qr") { #expect(result.stdout.contains("https://go.badoo.com/summer?qr=1\n")) }
+                if line.contains("--csv") {
+                    #expect(result.stdout.hasPrefix("day,platform,outcome,source,visitor,clicks\r\n"))
+                    #expect(result.stdout.contains(",desktop,redirect,link,person,"), "\(result.stdout)")
+                }
                 switchedOff = line.contains("link disable")
                 continue
             }

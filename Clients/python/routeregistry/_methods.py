@@ -79,6 +79,7 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Links.Delete": MethodInfo("releaser", False, True, None, (('domain', True), ('code', True), ('etag', False), ('requestId', False))),
     "Links.Resolve": MethodInfo("public", True, False, None, (('url', True), ('platform', True), ('version', True))),
     "Links.Stats": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
+    "Links.QRCode": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
 }
 
 
@@ -314,9 +315,14 @@ class _Methods:
         return cast("LinksResolveResult", self._call("Links.Resolve", params, timeout))
 
     def links_stats(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksStatsResult:
-        """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
+        """Counts a short link's clicks per day, platform, outcome and source, people and bots apart ... (`Links.Stats`, reader)."""
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksStatsResult", self._call("Links.Stats", params, timeout))
+
+    def links_qr_code(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksQRCodeResult:
+        """A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and ... (`Links.QRCode`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("LinksQRCodeResult", self._call("Links.QRCode", params, timeout))
 
 
 class _AsyncMethods:
@@ -551,6 +557,11 @@ class _AsyncMethods:
         return cast("LinksResolveResult", await self._call("Links.Resolve", params, timeout))
 
     async def links_stats(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksStatsResult:
-        """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
+        """Counts a short link's clicks per day, platform, outcome and source, people and bots apart ... (`Links.Stats`, reader)."""
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksStatsResult", await self._call("Links.Stats", params, timeout))
+
+    async def links_qr_code(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksQRCodeResult:
+        """A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and ... (`Links.QRCode`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("LinksQRCodeResult", await self._call("Links.QRCode", params, timeout))

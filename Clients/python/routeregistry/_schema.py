@@ -393,13 +393,20 @@ class LinksResolveResult(_LinksResolveResultRequired, total=False):
     minVersionSource: Optional[str]
 
 
-class LinksStatsResultCountsItem(TypedDict):
-    """LinksStatsResultCountsItem"""
-
+class _LinksStatsResultCountsItemRequired(TypedDict):
     day: str
     platform: Literal["ios", "android", "desktop", "crawler"]
     outcome: Literal["crawler", "landing", "redirect", "not_found"]
     count: int
+
+
+class LinksStatsResultCountsItem(_LinksStatsResultCountsItemRequired, total=False):
+    """LinksStatsResultCountsItem"""
+
+    #: link: the short URL; qr: a scan of its QR code (the URL with ?qr=1, as /{code}/qr.svg and ...
+    source: Literal["link", "qr"]
+    #: bot for the crawler platform, person otherwise.
+    visitor: Literal["person", "bot"]
 
 
 class LinksStatsResultDomainMissesItem(TypedDict):
@@ -419,8 +426,21 @@ class _LinksStatsResultRequired(TypedDict):
 class LinksStatsResult(_LinksStatsResultRequired, total=False):
     """LinksStatsResult"""
 
+    #: Of total, the clicks of people (every platform but crawler).
+    people: int
+    #: Of total, the clicks of bots: link-preview fetchers, search engines and monitors (the ...
+    bots: int
     #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired, ...
     domainMisses: List[LinksStatsResultDomainMissesItem]
+
+
+class LinksQRCodeResult(TypedDict):
+    """LinksQRCodeResult"""
+
+    #: What the code encodes: the short URL with ?qr=1.
+    url: str
+    #: The SVG document: module units with the quiet zone, black on white, no script.
+    svg: str
 
 
 class MatchDefaults(TypedDict, total=False):
@@ -1178,6 +1198,7 @@ __all__ = [
     "LinkPreview",
     "LinksBatchCreateResult",
     "LinksListResult",
+    "LinksQRCodeResult",
     "LinksResolveResult",
     "LinksStatsResult",
     "LinksStatsResultCountsItem",

@@ -8,6 +8,7 @@ import { call, listAll } from "./rpc.js";
 import { errorBox, modal, toast } from "./ui.js";
 import { PLATFORMS, compareVersions, platformName } from "./model.js";
 import { clickChart } from "./chart.js";
+import { qrBox, statsCSV, downloadButton } from "./linkqr.js";
 
 const PAGE = 20;
 
@@ -364,6 +365,8 @@ async function renderLink(main, ctx, app, domain, code) {
   const landingPlatform = select({ id: "landing-platform", "aria-label": "Landing page for" }, PLATFORMS, "ios");
   const days = select({ id: "clicks-days", "aria-label": "Days" }, [["14", "14 days"], ["30", "30 days"], ["90", "90 days"]], "14");
   const actions = h("div", { class: "actions" });
+  const qrCard = h("div", { id: "link-qr-card" });
+  let lastCounts = [];
 
   const showLink = () => {
     const row = (term, ...value) => [h("dt", null, term), h("dd", null, value)];
@@ -374,6 +377,8 @@ async function renderLink(main, ctx, app, domain, code) {
       row("Desktop URL", h("span", { class: "mono", id: "link-desktop" }, link.desktopUrl ?? "— (the target)")),
       PLATFORMS.map(([p, label]) => link[p]?.fallbackUrl ? row(`${label} fallback`, h("span", { class: "mono" }, link[p].fallbackUrl)) : null),
       row("Skip landing", link.skipLanding ? "yes: phones go straight to the target" : "no"),
+      link.utm ? row("Campaign", h("span", { class: "mono", id: "link-utm" }, Object.entries(link.utm).map(([k, v]) => `utm_${k}=${v}`).join(" "))) : null,
+      link.tags?.length ? row("Tags", h("span", { id: "link-tags" }, ...link.tags.map((t) => h("span", { class: "pill tag" }, t)))) : null,
       row("Created", time(link.createTime), ` by ${link.createdBy ?? "?"}`),
       link.updateTime && link.updateTime !== link.createTime ? row("Updated", time(link.updateTime)) : null);
     fill(previewBox, previews(app, link, landingPlatform));
@@ -394,7 +399,9 @@ async function renderLink(main, ctx, app, domain, code) {
     try {
       const stats = await call("Links.Stats", { domain: link.domain, code: link.code });
       const open = chartBox.querySelector("details")?.open; // a refresh keeps the table open
-      fill(chartBox, h("p", { class: "muted", id: "clicks-total" }, `${stats.total} click${stats.total === 1 ? "" : "s"} in all`),
+      lastCounts = stats.counts;
+      const split = stats.bots == null ? "" : `: ${stats.people} by people, ${stats.bots} by bots`;
+      fill(chartBox, h("p", { class: "muted", id: "clicks-total" }, `${stats.total} click${stats.total === 1 ? "" : "s"} in all${split}`),
         clickChart(stats.counts, { days: Number(days.value) }));
       if (open) chartBox.querySelector("details").open = true;
       chartBox.dataset.total = String(stats.total);
@@ -409,9 +416,11 @@ async function renderLink(main, ctx, app, domain, code) {
     h("section", { class: "card" }, facts),
     h("section", { class: "card" }, h("h2", null, "Minimum version, per platform"), minimums),
     h("section", { class: "card" }, h("div", { class: "page-head" }, h("h2", null, "Clicks per day"),
-      h("div", { class: "actions" }, days, h("button", { type: "button", class: "ghost", id: "clicks-refresh", onclick: loadClicks }, "Refresh"))), chartBox),
+      h("div", { class: "actions" }, days, h("button", { type: "button", class: "ghost", id: "clicks-refresh", onclick: loadClicks }, "Refresh"),
+        downloadButton("Download CSV", `${link.code}-clicks.csv`, "text/csv", () => statsCSV(lastCounts), "clicks-csv"))), chartBox),
+    h("section", { class: "card" }, h("h2", null, "QR code"), qrCard),
     h("section", { class: "card" }, h("div", { class: "page-head" }, h("h2", null, "Preview"), landingPlatform), previewBox));
-  await Promise.all([explain(), loadClicks()]);
+  await Promise.all([explain(), loadClicks(), qrBox(link).then((box) => fill(qrCard, box))]);
   const poll = setInterval(loadClicks, 10000); // clicks are counted in memory and readable at once
   return { stop: () => clearInterval(poll) };
 }

@@ -47,9 +47,7 @@ enum LinkCommands {
         CommandSpec(
             ["link", "get"], summary: "show a short link", positionals: codeArguments,
             examples: ["link get go.badoo.com summer"], action: .run(get)),
-        CommandSpec(
-            ["link", "stats"], summary: "clicks of a short link per day, platform and outcome",
-            positionals: codeArguments, examples: ["link stats go.badoo.com summer"], action: .run(stats)),
+        LinkStats.spec, LinkQR.spec,
         CommandSpec(
             ["link", "disable"], summary: "switch a short link off: it answers 404 until enabled again",
             positionals: codeArguments, examples: ["link disable go.badoo.com summer"],
@@ -166,27 +164,6 @@ enum LinkCommands {
         if let tags = link.link.tags { lines.append("  tags: \(tags.joined(separator: ", "))") }
         lines.append("  created by \(link.createdBy), \(run.ago(link.meta.createTime))")
         run.print(lines.joined(separator: "\n"))
-    }
-
-    static func stats(_ run: Invocation) throws {
-        let (stats, raw) = try run.call(API.LinksStats.self, .init(domain: run.argument(0), code: run.argument(1)))
-        if run.json { return run.printJSON(raw) }
-        if stats.counts.isEmpty {
-            run.print("No clicks on \(stats.name) yet.")
-        } else {
-            let rows = stats.counts.map { [$0.day, $0.platform, $0.outcome, String($0.count)] }
-            run.print(TextTable.render(rows, header: ["day", "platform", "outcome", "clicks"]))
-            run.print("\(stats.total) click(s) in all")
-        }
-        // What visitors of the domain typed that matched no link: a count by why, never the codes.
-        let misses = stats.domainMisses ?? []
-        guard !misses.isEmpty else { return }
-        var byOutcome: [String: Int] = [:]
-        for miss in misses { byOutcome[miss.outcome, default: 0] += miss.count }
-        let parts = byOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        run.print(
-            "\(misses.reduce(0) { $0 + $1.count }) visit(s) to \(run.argument(0).lowercased()) found no link in the last "
-                + "\(API.LinksStats.missDays) days (\(parts.joined(separator: ", ")))")
     }
 
     static func delete(_ run: Invocation) throws {

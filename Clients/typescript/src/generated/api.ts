@@ -1189,7 +1189,7 @@ export interface RegistryApi {
       decision: Decision;
     };
   };
-  /** Counts a short link's clicks per day, platform and outcome (stored counts and those not written yet). */
+  /** Counts a short link's clicks per day, platform, outcome and source, people and bots apart (stored counts and those not written yet). */
   "Links.Stats": {
     params: {
       domain: Host;
@@ -1198,10 +1198,18 @@ export interface RegistryApi {
     result: {
       name: string;
       total: number;
+      /** Of total, the clicks of people (every platform but crawler). */
+      people?: number;
+      /** Of total, the clicks of bots: link-preview fetchers, search engines and monitors (the crawler platform). */
+      bots?: number;
       counts: ({
         day: string;
         platform: "ios" | "android" | "desktop" | "crawler";
         outcome: "crawler" | "landing" | "redirect" | "not_found";
+        /** link: the short URL; qr: a scan of its QR code (the URL with ?qr=1, as /{code}/qr.svg and /{code}/qr.png draw it). */
+        source?: "link" | "qr";
+        /** bot for the crawler platform, person otherwise. */
+        visitor?: "person" | "bot";
         count: number;
       })[];
       /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired, deleted or disabled code; a long link refused), per day (newest first) and outcome; never the codes visited. */
@@ -1210,6 +1218,19 @@ export interface RegistryApi {
         outcome: "unknown" | "expired" | "deleted" | "refused" | "disabled";
         count: number;
       })[];
+    };
+  };
+  /** A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and /{code}/qr.png): it encodes the short URL with ?qr=1, so scans are counted as the qr source. For any link not deleted (a disabled one too). */
+  "Links.QRCode": {
+    params: {
+      domain: Host;
+      code: string;
+    };
+    result: {
+      /** What the code encodes: the short URL with ?qr=1. */
+      url: string;
+      /** The SVG document: module units with the quiet zone, black on white, no script. */
+      svg: string;
     };
   };
 }
@@ -1262,6 +1283,7 @@ export const METHOD_NAMES = [
   "Links.Delete",
   "Links.Resolve",
   "Links.Stats",
+  "Links.QRCode",
 ] as const;
 
 /** What the client needs to know of a method to call it safely. */
@@ -1326,4 +1348,5 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
   "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
   "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+  "Links.QRCode": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
 };

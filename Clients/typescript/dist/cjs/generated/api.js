@@ -50,6 +50,7 @@ exports.METHOD_NAMES = [
     "Links.Delete",
     "Links.Resolve",
     "Links.Stats",
+    "Links.QRCode",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 exports.METHOD_INFO = {
@@ -99,4 +100,5 @@ exports.METHOD_INFO = {
     "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
     "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
     "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+    "Links.QRCode": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
 };

@@ -1126,7 +1126,7 @@ export interface RegistryApi {
             decision: Decision;
         };
     };
-    /** Counts a short link's clicks per day, platform and outcome (stored counts and those not written yet). */
+    /** Counts a short link's clicks per day, platform, outcome and source, people and bots apart (stored counts and those not written yet). */
     "Links.Stats": {
         params: {
             domain: Host;
@@ -1135,10 +1135,18 @@ export interface RegistryApi {
         result: {
             name: string;
             total: number;
+            /** Of total, the clicks of people (every platform but crawler). */
+            people?: number;
+            /** Of total, the clicks of bots: link-preview fetchers, search engines and monitors (the crawler platform). */
+            bots?: number;
             counts: ({
                 day: string;
                 platform: "ios" | "android" | "desktop" | "crawler";
                 outcome: "crawler" | "landing" | "redirect" | "not_found";
+                /** link: the short URL; qr: a scan of its QR code (the URL with ?qr=1, as /{code}/qr.svg and /{code}/qr.png draw it). */
+                source?: "link" | "qr";
+                /** bot for the crawler platform, person otherwise. */
+                visitor?: "person" | "bot";
                 count: number;
             })[];
             /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired, deleted or disabled code; a long link refused), per day (newest first) and outcome; never the codes visited. */
@@ -1149,9 +1157,22 @@ export interface RegistryApi {
             })[];
         };
     };
+    /** A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and /{code}/qr.png): it encodes the short URL with ?qr=1, so scans are counted as the qr source. For any link not deleted (a disabled one too). */
+    "Links.QRCode": {
+        params: {
+            domain: Host;
+            code: string;
+        };
+        result: {
+            /** What the code encodes: the short URL with ?qr=1. */
+            url: string;
+            /** The SVG document: module units with the quiet zone, black on white, no script. */
+            svg: string;
+        };
+    };
 }
 /** Every wire method name, in the OpenRPC document's order. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats", "Links.QRCode"];
 /** What the client needs to know of a method to call it safely. */
 export interface MethodInfo {
     /** The least role that may call it (`public` needs no token). */
