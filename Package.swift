@@ -148,6 +148,8 @@ let package = Package(
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "RegistryTesting"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "HTTPServing"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "RouteCoreTests",
             dependencies: ["RouteCore", "RouteMatching"],
             resources: [.copy("Fixtures")],

@@ -43,6 +43,7 @@ extension RegistryService {
         ) { tx in
             let created = try self.store.links.create(
                 try self.drawCodes(checked, in: tx), app: app, by: caller.actor, in: tx)
+            for link in created { try self.enqueueLinkEvent(WebhookEventType.linkCreated, Self.view(link), in: tx) }
             return Mutation(
                 value: created.map(Self.view), before: nil, after: created.map { $0.link }, change: .nothing,
                 apps: [app])
@@ -111,6 +112,7 @@ extension RegistryService {
             caller, method: API.LinksUpdate.name, resource: .link(domain, link.code), about: "\(held.app)"
         ) { tx in
             let stored = try self.store.links.update(checked, expectedEtag: etag, in: tx)
+            try self.enqueueLinkEvent(WebhookEventType.linkUpdated, Self.view(stored), in: tx)
             return Mutation(value: Self.view(stored), before: held.link, after: stored.link, change: .nothing)
         }.value
         refreshLinksAfterWrite()
@@ -122,6 +124,7 @@ extension RegistryService {
         let domain = domain.lowercased()
         _ = try write(caller, method: API.LinksDelete.name, resource: .link(domain, code), about: domain) { tx in
             let stored = try self.store.links.delete(domain: domain, code: code, expectedEtag: etag, in: tx)
+            try self.enqueueLinkEvent(WebhookEventType.linkDeleted, Self.view(stored), in: tx)
             return Mutation(value: Empty(), before: stored.link, after: nil, change: .nothing)
         }
         refreshLinksAfterWrite()

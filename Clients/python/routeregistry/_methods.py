@@ -80,6 +80,10 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Links.Resolve": MethodInfo("public", True, False, None, (('url', True), ('platform', True), ('version', True))),
     "Links.Stats": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
     "Links.QRCode": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
+    "Webhooks.Create": MethodInfo("releaser", False, True, None, (('app', True), ('webhook', True), ('requestId', False))),
+    "Webhooks.List": MethodInfo("releaser", True, False, None, (('app', True),)),
+    "Webhooks.Delete": MethodInfo("releaser", False, True, None, (('app', True), ('id', True), ('requestId', False))),
+    "Webhooks.Deliveries": MethodInfo("releaser", True, False, None, (('app', True), ('id', True))),
 }
 
 
@@ -324,6 +328,26 @@ class _Methods:
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksQRCodeResult", self._call("Links.QRCode", params, timeout))
 
+    def webhooks_create(self, app: Identifier, webhook: Webhook, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> WebhookOutput:
+        """Adds a receiver of the app's link events; the answer holds its signing secret, once. (`Webhooks.Create`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "webhook": webhook, "requestId": request_id}
+        return cast("WebhookOutput", self._call("Webhooks.Create", params, timeout))
+
+    def webhooks_list(self, app: Identifier, *, timeout: Optional[float] = None) -> WebhooksListResult:
+        """The app's webhooks, oldest first, with their delivery state (never their secrets). (`Webhooks.List`, releaser)."""
+        params: Dict[str, Any] = {"app": app}
+        return cast("WebhooksListResult", self._call("Webhooks.List", params, timeout))
+
+    def webhooks_delete(self, app: Identifier, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
+        """Removes a webhook: no more deliveries; its events not delivered yet are dropped. (`Webhooks.Delete`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id, "requestId": request_id}
+        return cast("Empty", self._call("Webhooks.Delete", params, timeout))
+
+    def webhooks_deliveries(self, app: Identifier, id: str, *, timeout: Optional[float] = None) -> WebhooksDeliveriesResult:
+        """A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the ... (`Webhooks.Deliveries`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id}
+        return cast("WebhooksDeliveriesResult", self._call("Webhooks.Deliveries", params, timeout))
+
 
 class _AsyncMethods:
     """One coroutine per API method."""
@@ -565,3 +589,23 @@ class _AsyncMethods:
         """A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and ... (`Links.QRCode`, reader)."""
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksQRCodeResult", await self._call("Links.QRCode", params, timeout))
+
+    async def webhooks_create(self, app: Identifier, webhook: Webhook, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> WebhookOutput:
+        """Adds a receiver of the app's link events; the answer holds its signing secret, once. (`Webhooks.Create`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "webhook": webhook, "requestId": request_id}
+        return cast("WebhookOutput", await self._call("Webhooks.Create", params, timeout))
+
+    async def webhooks_list(self, app: Identifier, *, timeout: Optional[float] = None) -> WebhooksListResult:
+        """The app's webhooks, oldest first, with their delivery state (never their secrets). (`Webhooks.List`, releaser)."""
+        params: Dict[str, Any] = {"app": app}
+        return cast("WebhooksListResult", await self._call("Webhooks.List", params, timeout))
+
+    async def webhooks_delete(self, app: Identifier, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
+        """Removes a webhook: no more deliveries; its events not delivered yet are dropped. (`Webhooks.Delete`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id, "requestId": request_id}
+        return cast("Empty", await self._call("Webhooks.Delete", params, timeout))
+
+    async def webhooks_deliveries(self, app: Identifier, id: str, *, timeout: Optional[float] = None) -> WebhooksDeliveriesResult:
+        """A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the ... (`Webhooks.Deliveries`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id}
+        return cast("WebhooksDeliveriesResult", await self._call("Webhooks.Deliveries", params, timeout))

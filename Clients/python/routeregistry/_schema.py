@@ -443,6 +443,31 @@ class LinksQRCodeResult(TypedDict):
     svg: str
 
 
+class WebhooksListResult(TypedDict):
+    """WebhooksListResult"""
+
+    webhooks: List[WebhookOutput]
+
+
+class _WebhooksDeliveriesResultDeliveriesItemRequired(TypedDict):
+    time: str
+    events: int
+    milliseconds: int
+
+
+class WebhooksDeliveriesResultDeliveriesItem(_WebhooksDeliveriesResultDeliveriesItemRequired, total=False):
+    """WebhooksDeliveriesResultDeliveriesItem"""
+
+    status: int
+    error: str
+
+
+class WebhooksDeliveriesResult(TypedDict):
+    """WebhooksDeliveriesResult"""
+
+    deliveries: List[WebhooksDeliveriesResultDeliveriesItem]
+
+
 class MatchDefaults(TypedDict, total=False):
     """Matching defaults (Apple's defaults dictionary); a rule's own setting wins. caseSensitive ..."""
 
@@ -1089,6 +1114,41 @@ class LinkCampaign(TypedDict, total=False):
     content: Optional[str]
 
 
+class _WebhookRequired(TypedDict):
+    url: str
+
+
+class Webhook(_WebhookRequired, total=False):
+    """Where an app's link events are POSTed: {"webhook": id, "events": [{"id", "type", "created", ..."""
+
+    #: Drawn by the server; ignored on create.
+    id: str
+    #: The event types sent; every type when absent.
+    events: List[Literal["link.created", "link.updated", "link.deleted", "link.clicked"]]
+    description: Optional[str]
+
+
+class _WebhookOutputRequired(TypedDict):
+    id: str
+    url: str
+    events: List[str]
+    app: Identifier
+    name: str
+    createdBy: str
+    createTime: str
+    failures: int
+
+
+class WebhookOutput(_WebhookOutputRequired, total=False):
+    """WebhookOutput"""
+
+    description: Optional[str]
+    #: The signing secret (whsec_…): in Webhooks.Create's answer only, never again.
+    secret: str
+    #: When the next attempt is due after failures.
+    nextAttemptTime: str
+
+
 Version = str
 
 
@@ -1250,4 +1310,9 @@ __all__ = [
     "Version",
     "VersionRange",
     "VersionRangeOutput",
+    "Webhook",
+    "WebhookOutput",
+    "WebhooksDeliveriesResult",
+    "WebhooksDeliveriesResultDeliveriesItem",
+    "WebhooksListResult",
 ]

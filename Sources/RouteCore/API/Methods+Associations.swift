@@ -212,5 +212,6 @@ extension API {
         TokensCreate.self, TokensList.self, TokensRevoke.self, TokensWhoAmI.self, AuditList.self,
         LinksCreate.self, LinksBatchCreate.self, LinksGet.self, LinksList.self, LinksUpdate.self, LinksDelete.self,
         LinksResolve.self, LinksStats.self, LinksQRCode.self,
+        WebhooksCreate.self, WebhooksList.self, WebhooksDelete.self, WebhooksDeliveries.self,
     ]
 }

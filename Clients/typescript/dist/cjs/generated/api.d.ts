@@ -617,6 +617,33 @@ export interface LinkCampaign {
     /** utm_content: which of several links to the same place. */
     content?: string | null;
 }
+/** Where an app's link events are POSTed: {"webhook": id, "events": [{"id", "type", "created", "data"}]} in order, up to 100 per POST, signed with the header RouteRegistry-Signature: t={unix seconds},v1={hex HMAC-SHA256(secret, "{t}.{raw body}")}. link.created/updated/deleted carry the link as Links.Get shows it; link.clicked a link's clicks since the last batch ({domain, code, clicks: [{day, platform, outcome, source, count}]}). A receiver answers 2xx within 5 s; anything else is retried after 1 s, 2 s, 4 s … up to 10 minutes, in order. Events are kept 3 days. */
+export interface Webhook {
+    /** Drawn by the server; ignored on create. */
+    id?: string;
+    /** The receiver: an https URL on a public host (no IP address, localhost or single-label name; the address it resolves to is checked again on every delivery). Hosts an admin allowed (serve --webhook-private-hosts) may be inside the network and use http. */
+    url: string;
+    /** The event types sent; every type when absent. */
+    events?: ("link.created" | "link.updated" | "link.deleted" | "link.clicked")[];
+    description?: string | null;
+}
+export interface WebhookOutput {
+    id: string;
+    url: string;
+    events: string[];
+    description?: string | null;
+    app: Identifier;
+    /** apps/{app}/webhooks/{id} */
+    name: string;
+    createdBy: string;
+    createTime: string;
+    /** The signing secret (whsec_…): in Webhooks.Create's answer only, never again. */
+    secret?: string;
+    /** Deliveries failed in a row. */
+    failures: number;
+    /** When the next attempt is due after failures. */
+    nextAttemptTime?: string;
+}
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
     /** Creates an app. */
@@ -1170,9 +1197,52 @@ export interface RegistryApi {
             svg: string;
         };
     };
+    /** Adds a receiver of the app's link events; the answer holds its signing secret, once. */
+    "Webhooks.Create": {
+        params: {
+            app: Identifier;
+            webhook: Webhook;
+            requestId?: RequestId;
+        };
+        result: WebhookOutput;
+    };
+    /** The app's webhooks, oldest first, with their delivery state (never their secrets). */
+    "Webhooks.List": {
+        params: {
+            app: Identifier;
+        };
+        result: {
+            webhooks: WebhookOutput[];
+        };
+    };
+    /** Removes a webhook: no more deliveries; its events not delivered yet are dropped. */
+    "Webhooks.Delete": {
+        params: {
+            app: Identifier;
+            id: string;
+            requestId?: RequestId;
+        };
+        result: Empty;
+    };
+    /** A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the receiver's status or why none came, how long it took. */
+    "Webhooks.Deliveries": {
+        params: {
+            app: Identifier;
+            id: string;
+        };
+        result: {
+            deliveries: ({
+                time: string;
+                events: number;
+                status?: number;
+                error?: string;
+                milliseconds: number;
+            })[];
+        };
+    };
 }
 /** Every wire method name, in the OpenRPC document's order. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats", "Links.QRCode"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats", "Links.QRCode", "Webhooks.Create", "Webhooks.List", "Webhooks.Delete", "Webhooks.Deliveries"];
 /** What the client needs to know of a method to call it safely. */
 export interface MethodInfo {
     /** The least role that may call it (`public` needs no token). */

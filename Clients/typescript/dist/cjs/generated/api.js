@@ -51,6 +51,10 @@ exports.METHOD_NAMES = [
     "Links.Resolve",
     "Links.Stats",
     "Links.QRCode",
+    "Webhooks.Create",
+    "Webhooks.List",
+    "Webhooks.Delete",
+    "Webhooks.Deliveries",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 exports.METHOD_INFO = {
@@ -101,4 +105,8 @@ exports.METHOD_INFO = {
     "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
     "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
     "Links.QRCode": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+    "Webhooks.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "webhook", required: true }, { name: "requestId", required: false }] },
+    "Webhooks.List": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
+    "Webhooks.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "id", required: true }, { name: "requestId", required: false }] },
+    "Webhooks.Deliveries": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "id", required: true }] },
 };
