@@ -22,5 +22,6 @@ public enum ConsoleFiles {
         ("rpc.js", PackageResources.rpc_js),
         ("signin.js", PackageResources.signin_js),
         ("ui.js", PackageResources.ui_js),
+        ("webhooks.js", PackageResources.webhooks_js),
     ]
 }

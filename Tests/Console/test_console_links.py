@@ -283,6 +283,47 @@ def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browse
     assert not severe_console_errors(d)
 
 
+def test_webhooks_are_created_listed_and_deleted_on_the_links_page(server, api, browser, chat):
+    url, d = server["url"], browser
+    sign_in(d, url, chat)
+    go(d, url, f"links/{APP}")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "webhooks").get_attribute("data-count") == "0")
+    find(d, "#webhook-new").click()
+    dialog = find(d, "dialog.modal")
+    dialog.find_element(By.ID, "webhook-url").send_keys("https://hooks.example.com/chat")
+    dialog.find_element(By.CSS_SELECTOR, 'input[value="link.updated"]').click()  # not this one
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    secret = find(d, "#webhook-secret").text
+    assert secret.startswith("whsec_")
+    find(d, "dialog.modal button[type=submit]").click()
+    wait(d).until(lambda drv: drv.find_element(By.ID, "webhooks").get_attribute("data-count") == "1")
+    hooks = api("Webhooks.List", app=APP)["webhooks"]
+    assert [h["url"] for h in hooks] == ["https://hooks.example.com/chat"]
+    assert hooks[0]["events"] == ["link.created", "link.deleted", "link.clicked"] and "secret" not in hooks[0]
+    hook_row = f'#webhooks-table tr[data-id="{hooks[0]["id"]}"]'
+    row = find(d, hook_row)
+    assert "link.created, link.deleted, link.clicked" in row.text
+    # A receiver the server may not reach is refused, the field named, nothing created.
+    find(d, "#webhook-new").click()
+    dialog = find(d, "dialog.modal")
+    dialog.find_element(By.ID, "webhook-url").send_keys("https://10.0.0.1/hook")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d).until(lambda drv: "webhook.url" in drv.find_element(By.CSS_SELECTOR, "dialog.modal .dialog-error").text)
+    dialog.find_element(By.CSS_SELECTOR, "button.ghost").click()
+    # The deliveries log, then delete.
+    row = find(d, hook_row)
+    row.find_element(By.CSS_SELECTOR, "button.deliveries").click()
+    dialog = find(d, "dialog.modal")
+    assert "Deliveries to https://hooks.example.com/chat" in dialog.text
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d).until(lambda drv: not drv.find_elements(By.CSS_SELECTOR, "dialog.modal"))
+    find(d, hook_row + " button.delete").click()
+    find(d, "dialog.modal button[type=submit]").click()
+    wait(d).until(lambda drv: drv.find_element(By.ID, "webhooks").get_attribute("data-count") == "0")
+    assert api("Webhooks.List", app=APP)["webhooks"] == []
+    assert not severe_console_errors(d)
+
+
 def test_a_reader_sees_links_but_no_write_controls(server, api, browser, chat):
     url, d = server["url"], browser
     api("Links.Create", app=APP, link={"code": "seen", "target": f"https://{SITE}/u/9", "ios": {"minVersion": "6"}})
@@ -297,6 +338,7 @@ def test_a_reader_sees_links_but_no_write_controls(server, api, browser, chat):
     assert find(d, '#minimums tr[data-platform="ios"]').get_attribute("data-minimum") == "6.0.0"
     assert find(d, "#click-chart")
     assert not d.find_elements(By.ID, "link-toggle") and not d.find_elements(By.ID, "link-delete")
+    assert not d.find_elements(By.ID, "webhooks")  # Webhooks.* need the releaser role
 
 
 XSS = {

@@ -152,6 +152,20 @@ struct ReadmeWalkthroughTests {
         let (_, back) = try await server.visit("/summer", host: "go.badoo.com", userAgent: "curl/8.5.0")
         #expect(back.statusCode == 302)
 
+        // A webhook: created (its secret printed once) and listed.
+        for line in try Self.block(after: "## Links", skipping: 3) {
+            #expect(line.hasPrefix("routereg webhook "), "a README line this test does not know how to run: \(line)")
+            let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+            if line.contains("webhook create") {
+                #expect(result.stdout.split(separator: "\n").last?.hasPrefix("whsec_") == true, "\(result.stdout)")
+            }
+            if line.contains("webhook list") {
+                #expect(result.stdout.contains("https://hooks.example.com/routereg"))
+                #expect(result.stdout.contains("link.created,link.clicked"))
+            }
+        }
+
         // Tokens: scoped to badoo, expiring; the list shows them with their apps and expiry.
         var secrets: [String] = []
         for line in try Self.block(after: "## Tokens") {

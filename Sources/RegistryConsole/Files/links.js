@@ -9,6 +9,7 @@ import { errorBox, modal, toast } from "./ui.js";
 import { PLATFORMS, compareVersions, platformName } from "./model.js";
 import { clickChart } from "./chart.js";
 import { qrBox, statsCSV, downloadButton } from "./linkqr.js";
+import { webhooksBox } from "./webhooks.js";
 
 const PAGE = 20;
 
@@ -149,7 +150,8 @@ function renderList(main, ctx, app) {
     app.linkDomains.length
       ? h("p", { class: "muted" }, `Short links on ${app.linkDomains.join(", ")}. Disable switches a link off (it answers 404 until enabled again); delete is for good.`)
       : h("p", { class: "empty", id: "no-link-domain" }, `${app.id} has no link domain yet: an admin adds one with routereg domain add HOST --app ${app.id} --links --since ios=VERSION.`),
-    h("div", { class: "matrix-bar" }, search, tagFilter, campaignFilter), out);
+    h("div", { class: "matrix-bar" }, search, tagFilter, campaignFilter), out,
+    ctx.canWrite ? h("section", { class: "card" }, h("h2", null, "Webhooks"), webhooksBox(app)) : null);
   return load().then(() => ({ refresh: () => load(), stop: () => clearTimeout(timer) }));
 }
 
