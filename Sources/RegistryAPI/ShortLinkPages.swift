@@ -26,6 +26,8 @@ final class ShortLinkPages: Sendable {
         var tally: ClickCounter.Tally
         /// Seconds since 1970 when the link stops working; infinity when it does not.
         var expires: Double
+        /// The link's click cap, checked on every click by a person (`ClickCaps`).
+        var maxClicks: Int?
     }
 
     private struct AnswerKey: Hashable {
@@ -91,12 +93,25 @@ final class ShortLinkPages: Sendable {
             return view.answers[key]
         }
         if let kept, now.timeIntervalSince1970 < kept.expires {
+            if let maximum = kept.maxClicks, visitor != .crawler,
+                !service.caps.take(domain: domain, code: code, maximum: maximum)
+            {
+                service.clicks.countMiss(domain: domain, .expired, at: now)
+                return notFound(appName: nil)
+            }
             service.clicks.count(kept.tally, at: now)
             return kept.answer.response
         }
         let found = service.links.link(domain: domain, code: code)
         guard let stored = found, stored.isLive(at: now) else {
             service.clicks.countMiss(domain: domain, Self.miss(found), at: now)
+            return notFound(appName: nil)
+        }
+        // A link used up by people answers as an expired one; bots neither use it up nor are refused.
+        if let maximum = stored.link.maxClicks, visitor != .crawler,
+            !service.caps.take(domain: domain, code: code, maximum: maximum)
+        {
+            service.clicks.countMiss(domain: domain, .expired, at: now)
             return notFound(appName: nil)
         }
         let decided = LinkAnswer(
@@ -114,7 +129,8 @@ final class ShortLinkPages: Sendable {
                 source: source)
         else { return response }
         let fresh = Kept(
-            answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity)
+            answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity,
+            maxClicks: stored.link.maxClicks)
         views.withLock { view in
             // Kept under the versions read before the link was: a change since then clears it on the next click.
             if view.stamp != stamp || view.linksVersion != linksVersion || view.answers.count >= Self.maxPrepared {

@@ -1022,6 +1022,8 @@ class ShortLink(_ShortLinkRequired, total=False):
     android: Optional[LinkPlatformOptions]
     #: When it stops working (RFC 3339); it answers 404 after.
     expiresAt: Optional[str]
+    #: It stops (404, counted as an expired miss) once people clicked it this many times; bots ...
+    maxClicks: Optional[int]
     #: Phones go straight to the target, without the landing page (FDL's efr=1).
     skipLanding: Optional[bool]
     utm: Optional[LinkCampaign]

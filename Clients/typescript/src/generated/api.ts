@@ -586,6 +586,8 @@ export interface ShortLink {
   android?: LinkPlatformOptions | null;
   /** When it stops working (RFC 3339); it answers 404 after. */
   expiresAt?: string | null;
+  /** It stops (404, counted as an expired miss) once people clicked it this many times; bots (link-preview fetchers, search engines, monitors) neither count nor are refused. Exact on one server; a fleet may let through one click-flush interval (2 s) of the other servers' clicks beyond it. */
+  maxClicks?: number | null;
   /** Phones go straight to the target, without the landing page (FDL's efr=1). */
   skipLanding?: boolean | null;
   utm?: LinkCampaign | null;
