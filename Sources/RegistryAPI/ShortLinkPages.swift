@@ -93,12 +93,7 @@ final class ShortLinkPages: Sendable {
             return view.answers[key]
         }
         if let kept, now.timeIntervalSince1970 < kept.expires {
-            if let maximum = kept.maxClicks, visitor != .crawler,
-                !service.caps.take(domain: domain, code: code, maximum: maximum)
-            {
-                service.clicks.countMiss(domain: domain, .expired, at: now)
-                return notFound(appName: nil)
-            }
+            if usedUp(kept.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
             service.clicks.count(kept.tally, at: now)
             return kept.answer.response
         }
@@ -107,13 +102,7 @@ final class ShortLinkPages: Sendable {
             service.clicks.countMiss(domain: domain, Self.miss(found), at: now)
             return notFound(appName: nil)
         }
-        // A link used up by people answers as an expired one; bots neither use it up nor are refused.
-        if let maximum = stored.link.maxClicks, visitor != .crawler,
-            !service.caps.take(domain: domain, code: code, maximum: maximum)
-        {
-            service.clicks.countMiss(domain: domain, .expired, at: now)
-            return notFound(appName: nil)
-        }
+        if usedUp(stored.link.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
         let decided = LinkAnswer(
             stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
             visitor: visitor, fromFallback: fromFallback)
@@ -141,6 +130,17 @@ final class ShortLinkPages: Sendable {
             view.answers[key] = fresh
         }
         return prepared.response
+    }
+
+    /// Takes a person's click from a capped link: true (counted as an `expired` miss) when the cap was reached. A
+    /// link used up answers as an expired one; bots neither use it up nor are refused.
+    private func usedUp(_ maximum: Int?, _ domain: String, _ code: String, _ visitor: LinkVisitor, at now: Date)
+        -> Bool
+    {
+        guard let maximum, visitor != .crawler, !service.caps.take(domain: domain, code: code, maximum: maximum)
+        else { return false }
+        service.clicks.countMiss(domain: domain, .expired, at: now)
+        return true
     }
 
     /// Why a visit found no live link.
