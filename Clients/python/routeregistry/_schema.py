@@ -1047,6 +1047,18 @@ class DeliveryStatus(_DeliveryStatusRequired, total=False):
     lastOutcome: Literal["served", "unchanged", "not_found", "http_error", "timeout", "too_large", "invalid_json", "network_error"]
     lastHttpStatus: int
     lastError: str
+    #: AASA only, per app whose iOS app IDs the document names: the routes the served copy claims ...
+    claimedRoutes: List[DeliveryClaims]
+
+
+class DeliveryClaims(TypedDict):
+    """One app's routes in a delivered AASA, read from the registry's own revisions (never from a ..."""
+
+    app: Identifier
+    #: Route ids the served copy's opening rules come from, in document order; empty when the ...
+    routes: List[Identifier]
+    #: Route ids the current revision claims and the served copy does not: pending at the service.
+    pending: List[Identifier]
 
 
 Version = str
@@ -1140,6 +1152,7 @@ __all__ = [
     "CanOpenTable",
     "CanOpenTableFallback",
     "Decision",
+    "DeliveryClaims",
     "DeliveryStatus",
     "DiffRule",
     "DocumentKind",

@@ -118,7 +118,13 @@ extension RegistryService {
         if let host, !snapshot.registry.domains.contains(where: { $0.host == host }) {
             throw RegistryError.notFound(.domain(host))
         }
+        let states = try deliveryStates(host: host, kind: input.kind)
+        let claims = try claimedRoutes(states)
         return API.AssociationsDelivery.Output(
-            documents: try deliveryStates(host: host, kind: input.kind).map(\.status))
+            documents: states.map { state in
+                var status = state.status
+                status.claimedRoutes = claims[state.key]
+                return status
+            })
     }
 }
