@@ -75,6 +75,8 @@ extension DeliveryLatest {
 /// what `/metrics` reports without touching the database. Refreshed by `DeliveryWatch`.
 public final class DeliveryBoard: Sendable {
     private let states = Mutex<[DeliveryState]>([])
+    /// What `Associations.Delivery`'s `claimedRoutes` is computed from.
+    let claims = DeliveryClaimsMemo()
 
     public init() {}
 

@@ -10,34 +10,44 @@ extension RegistryService {
         -> [DocumentKey: [DeliveryStatus.Claims]]
     {
         let snapshot = snapshot
-        let older = states.filter {
-            $0.key.kind == .aasa && $0.served == .revision && $0.servedRevision != $0.currentRevision
+        let states = states.filter { $0.key.kind == .aasa }
+        // The revisions each document needs: the current one, and the served one when it is another of ours.
+        var needed: [DocumentKey: Set<Int>] = [:]
+        for state in states {
+            needed[state.key] = Set([state.currentRevision] + (state.servedRevision.map { [$0] } ?? []))
         }
-        // Revisions never change; only a copy behind the current one needs a read.
-        let olderBytes: [DocumentKey: Data] =
-            older.isEmpty
-            ? [:]
-            : try mapped {
-                try store.read(deadline: deadline) { tx in
-                    var bytes: [DocumentKey: Data] = [:]
-                    for state in older {
-                        guard let number = state.servedRevision else { continue }
-                        bytes[state.key] =
-                            try store.revisions.get(host: state.key.host, kind: .aasa, number: number, in: tx)?.bytes
-                    }
-                    return bytes
+        var known = Dictionary(uniqueKeysWithValues: states.map { ($0.key, delivery.claims.claims($0.key)) })
+        var missing: [(key: DocumentKey, number: Int)] = []
+        for (key, numbers) in needed {
+            for number in numbers where known[key]?[number] == nil {
+                if let document = snapshot.documents[key], document.revision == number {
+                    known[key, default: [:]][number] = AASARouteClaims(document: document.bytes)
+                } else {
+                    missing.append((key, number))
                 }
             }
-        var answer: [DocumentKey: [DeliveryStatus.Claims]] = [:]
-        for state in states where state.key.kind == .aasa {
-            guard let document = snapshot.documents[state.key] else { continue }
-            let current = AASARouteClaims(document: document.bytes)
-            let served: AASARouteClaims
-            switch state.served {
-            case .revision where state.servedRevision == state.currentRevision: served = current
-            case .revision: served = olderBytes[state.key].map { AASARouteClaims(document: $0) } ?? .init(details: [])
-            default: served = AASARouteClaims(details: [])
+        }
+        if !missing.isEmpty {
+            let read = try mapped {
+                try store.read(deadline: deadline) { tx in
+                    try missing.map { wanted in
+                        (
+                            wanted,
+                            try store.revisions.get(host: wanted.key.host, kind: .aasa, number: wanted.number, in: tx)
+                        )
+                    }
+                }
             }
+            for (wanted, revision) in read {
+                known[wanted.key, default: [:]][wanted.number] = AASARouteClaims(document: revision?.bytes ?? Data())
+            }
+        }
+        var answer: [DocumentKey: [DeliveryStatus.Claims]] = [:]
+        for state in states {
+            let revisions = (known[state.key] ?? [:]).filter { needed[state.key]?.contains($0.key) == true }
+            delivery.claims.keep(state.key, revisions)
+            let current = revisions[state.currentRevision] ?? AASARouteClaims(details: [])
+            let served = state.servedRevision.flatMap { revisions[$0] } ?? AASARouteClaims(details: [])
             let named = current.appIDs.union(served.appIDs)
             answer[state.key] = snapshot.registry.apps.compactMap { app in
                 guard let ids = app.ios?.appIds, ids.contains(where: named.contains) else { return nil }
