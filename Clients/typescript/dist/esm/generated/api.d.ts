@@ -598,6 +598,16 @@ export interface DeliveryStatus {
     lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
     lastHttpStatus?: number;
     lastError?: string;
+    /** AASA only, per app whose iOS app IDs the document names: the routes the served copy claims and those the current revision adds. Absent for assetlinks (Google lists statements, not rules). */
+    claimedRoutes?: DeliveryClaims[];
+}
+/** One app's routes in a delivered AASA, read from the registry's own revisions (never from a file it did not publish). */
+export interface DeliveryClaims {
+    app: Identifier;
+    /** Route ids the served copy's opening rules come from, in document order; empty when the service serves none of our revisions, no copy, or is not observed yet. */
+    routes: Identifier[];
+    /** Route ids the current revision claims and the served copy does not: pending at the service. */
+    pending: Identifier[];
 }
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
