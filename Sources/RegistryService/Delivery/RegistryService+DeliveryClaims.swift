@@ -52,8 +52,9 @@ extension RegistryService {
             answer[state.key] = snapshot.registry.apps.compactMap { app in
                 guard let ids = app.ios?.appIds, ids.contains(where: named.contains) else { return nil }
                 let routes = served.routes(for: ids)
+                let claimed = Set(routes)
                 return DeliveryStatus.Claims(
-                    app: app.id, routes: routes, pending: current.routes(for: ids).filter { !routes.contains($0) })
+                    app: app.id, routes: routes, pending: current.routes(for: ids).filter { !claimed.contains($0) })
             }
         }
         return answer

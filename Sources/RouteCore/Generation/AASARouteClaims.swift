@@ -46,6 +46,7 @@ public struct AASARouteClaims: Sendable, Hashable {
             }
             if case .string(let id)? = entry["appID"], !ids.contains(id) { ids.append(id) }
             var routes: [String] = []
+            var seen: Set<String> = []
             if case .array(let components)? = entry["components"] {
                 for case .object(let component) in components {
                     if case .bool(true)? = component["exclude"] { continue }
@@ -53,7 +54,7 @@ public struct AASARouteClaims: Sendable, Hashable {
                         continue
                     }
                     let route = String(comment.dropFirst(prefix.count))
-                    if !routes.contains(route) { routes.append(route) }
+                    if seen.insert(route).inserted { routes.append(route) }
                 }
             }
             details.append(Detail(appIDs: ids, routes: routes))
@@ -65,8 +66,9 @@ public struct AASARouteClaims: Sendable, Hashable {
     public func routes(for appIDs: some Sequence<String>) -> [String] {
         let wanted = Set(appIDs)
         var routes: [String] = []
+        var seen: Set<String> = []
         for detail in details where detail.appIDs.contains(where: wanted.contains) {
-            for route in detail.routes where !routes.contains(route) { routes.append(route) }
+            for route in detail.routes where seen.insert(route).inserted { routes.append(route) }
         }
         return routes
     }
