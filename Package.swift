@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         // The one way to start child processes: posix_spawn, own process group, killed if we die first.
         .target(name: "ProcessSpawn", swiftSettings: swiftSettings),
@@ -45,6 +47,8 @@ let package = Package(
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
+        // QR codes of short links: libqrencode draws the modules, this target renders them as SVG and (libpng) PNG.
+        .target(name: "QRCodes", dependencies: ["CQREncode", "CPNG"], swiftSettings: swiftSettings),
         // Outgoing HTTP GETs with a deadline, a size limit and no redirects followed (libcurl's easy interface):
         // the delivery watch and `domain verify`. Knows no application.
         .target(name: "HTTPFetching", dependencies: ["CCurl"], swiftSettings: swiftSettings),
@@ -66,7 +70,7 @@ let package = Package(
             name: "RegistryAPI",
             dependencies: [
                 "HTTPServing", "JSONRPC", "JSONBytes", "RouteCore", "RegistryService", "RegistryConsole",
-                "ThreadShards",
+                "ThreadShards", "QRCodes",
             ],
             // The OpenRPC document, the single source of truth of the API; Schema/registry.openrpc.json links to it.
             resources: [.copy("Resources/registry.openrpc.json")],
@@ -99,7 +103,7 @@ let package = Package(
             name: "routereg",
             dependencies: [
                 "JSONBytes", "RouteCore", "RouteStore", "RegistryService", "HTTPServing", "JSONRPC", "RegistryAPI",
-                "RegistryApplication", "RegistryConsole", "RouteRegistryClient", "HTTPFetching",
+                "RegistryApplication", "RegistryConsole", "RouteRegistryClient", "HTTPFetching", "QRCodes",
             ],
             swiftSettings: swiftSettings
         ),
@@ -142,6 +146,9 @@ let package = Package(
             dependencies: ["RegistryApplication", "RegistryTesting", "RegistryService", "HTTPServing", "RouteStore"],
             swiftSettings: swiftSettings),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
+        .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "RegistryTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "HTTPServing"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteCoreTests",
             dependencies: ["RouteCore", "RouteMatching"],

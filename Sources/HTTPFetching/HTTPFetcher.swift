@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// One outgoing HTTP GET with everything bounded: a deadline for the whole exchange (connect, TLS, headers,
+/// One outgoing HTTP GET (or POST) with everything bounded: a deadline for the whole exchange (connect, TLS, headers,
 /// body), a size limit on the body (the transfer is cut as soon as it is passed, so a 10 MB answer costs at most
 /// the limit), and redirects returned as they came, never followed (Apple's crawler follows none, and a watcher
 /// that followed them would observe something other than what it asked for).
@@ -28,11 +28,19 @@ public final class HTTPFetcher: Sendable {
         /// Asked while the transfer runs (a few times a second): true abandons it (`Failure.cancelled`), so a
         /// server stopping does not wait out a slow answer.
         public var isCancelled: (@Sendable () -> Bool)?
+        /// POSTed with this body (set `Content-Type` in `headers`); nil: a GET.
+        public var body: Data?
+        /// Refuse to connect to loopback, private, link-local and other internal addresses, checked on the
+        /// address libcurl is about to connect to (so a public name resolving inside is refused too).
+        public var publicAddressesOnly: Bool
 
         public init(
             url: URL, headers: [String: String] = [:], timeout: Duration, maxBytes: Int, caFile: String? = nil,
-            connectTo: String? = nil, isCancelled: (@Sendable () -> Bool)? = nil
+            connectTo: String? = nil, isCancelled: (@Sendable () -> Bool)? = nil, body: Data? = nil,
+            publicAddressesOnly: Bool = false
         ) {
+            self.body = body
+            self.publicAddressesOnly = publicAddressesOnly
             self.url = url
             self.headers = headers
             self.timeout = timeout
@@ -92,7 +100,8 @@ public final class HTTPFetcher: Sendable {
     /// libcurl's process-wide initialisation, once, before any handle (it is not thread-safe itself).
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    /// Fetches `request.url` with GET; blocks until the answer, the size limit or the deadline.
+    /// Fetches `request.url` with GET, or POSTs `request.body`; blocks until the answer, the size limit or the
+    /// deadline.
     public func get(_ request: Request) -> Result<Response, Failure> {
         guard let handle = curl_easy_init() else { return .failure(.network("cannot create a transfer")) }
         defer { curl_easy_cleanup(handle) }
@@ -110,7 +119,15 @@ public final class HTTPFetcher: Sendable {
         var ok = true
         func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
         set(routereg_curl_set_string(handle, CURLOPT_URL, request.url.absoluteString))
-        set(routereg_curl_set_long(handle, CURLOPT_HTTPGET, 1))
+        if let body = request.body {
+            // COPYPOSTFIELDS copies the bytes: the buffer need not outlive this call. An empty body is one NUL
+            // byte sent as zero bytes.
+            let bytes = body.isEmpty ? [CChar(0)] : body.map { CChar(bitPattern: $0) }
+            set(bytes.withUnsafeBufferPointer { routereg_curl_set_post_body(handle, $0.baseAddress, body.count) })
+        } else {
+            set(routereg_curl_set_long(handle, CURLOPT_HTTPGET, 1))
+        }
+        if request.publicAddressesOnly { set(routereg_curl_public_addresses_only(handle)) }
         set(routereg_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         set(routereg_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
         set(routereg_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds))

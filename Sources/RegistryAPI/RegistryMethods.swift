@@ -146,6 +146,20 @@ public enum RegistryMethods {
             RPCMethod(API.LinksResolve.self) { _, input in try service.resolveLink(input) },
             RPCMethod(API.LinksStats.self) { _, input in try service.linkStats(domain: input.domain, code: input.code)
             },
+            RPCMethod(API.LinksQRCode.self) { _, input in try ShortLinkQRCodes.describe(input, in: service) },
+            RPCMethod(API.WebhooksCreate.self) { ctx, input in
+                try service.createWebhook(input.webhook, app: input.app, by: caller(ctx, input.requestID))
+            },
+            RPCMethod(API.WebhooksList.self) { _, input in
+                API.WebhooksList.Output(webhooks: try service.listWebhooks(app: input.app))
+            },
+            RPCMethod(API.WebhooksDelete.self) { ctx, input in
+                try service.deleteWebhook(app: input.app, id: input.id, by: caller(ctx, input.requestID))
+                return Empty()
+            },
+            RPCMethod(API.WebhooksDeliveries.self) { _, input in
+                API.WebhooksDeliveries.Output(deliveries: try service.webhookDeliveries(app: input.app, id: input.id))
+            },
         ]
     }
 

@@ -16,6 +16,8 @@ enum RegistryRoutes {
         var tables: CanOpenTableDocuments? = nil
         var console: ConsoleDocuments? = nil
         var links: ShortLinkPages? = nil
+        /// The links' QR codes, on the same hosts.
+        var qrCodes: ShortLinkQRCodes? = nil
         /// The class of each host (admin surfaces, link domains); nil: every route answers on every host.
         var hostClasses: RegistryHostClasses? = nil
         /// The token `/metrics` requires (nil: loopback clients only).
@@ -58,6 +60,14 @@ enum RegistryRoutes {
             let hosts = RegistryHostClasses.linkRoutes
             router.get("/{code}", hosts: hosts, label: "link") {
                 .respond(links.respond(code: $0.parameters["code"] ?? "", $0))
+            }
+            if let codes = endpoints.qrCodes {
+                router.get("/{code}/qr.svg", hosts: hosts, label: "link") {
+                    .respond(codes.respond(code: $0.parameters["code"] ?? "", format: .svg, $0))
+                }
+                router.get("/{code}/qr.png", hosts: hosts, label: "link") {
+                    .respond(codes.respond(code: $0.parameters["code"] ?? "", format: .png, $0))
+                }
             }
             router.get("/", hosts: hosts, label: "link") { .respond(links.respondLongLink($0)) }
         }

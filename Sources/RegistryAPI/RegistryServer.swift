@@ -53,6 +53,7 @@ public final class RegistryServer: Sendable {
                 tables: CanOpenTableDocuments(service: service, cacheControl: cacheControl),
                 console: console ? ConsoleDocuments(root: RegistryRoutes.console) : nil,
                 links: ShortLinkPages(service: service),
+                qrCodes: ShortLinkQRCodes(service: service),
                 hostClasses: RegistryHostClasses(service: service, adminHosts: adminSurfaces.adminHosts),
                 metricsToken: adminSurfaces.metricsToken,
                 readiness: { service.isReady() }, metrics: metrics, build: build))

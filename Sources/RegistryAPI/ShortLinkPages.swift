@@ -82,7 +82,10 @@ final class ShortLinkPages: Sendable {
         // Crawlers and desktop browsers never come back from a fallback; a phone's answer depends on the
         // app's marker in the query, so its key says which.
         let fromFallback = mobile && request.hasQuery && isFallback(request, domain: domain, code: code)
-        let key = AnswerKey(host: domain, code: code, variant: Self.variant(visitor, fromFallback: fromFallback))
+        // A scan of the link's QR code carries `?qr=1`: the same answer, counted as its own source.
+        let scanned = request.hasQuery && request.queryValue(ShortLinkQRCodes.scanQueryItem) == "1"
+        let key = AnswerKey(
+            host: domain, code: code, variant: Self.variant(visitor, fromFallback: fromFallback, scanned: scanned))
         let kept = views.withLock { view -> Kept? in
             guard view.stamp == stamp, view.linksVersion == linksVersion else { return nil }
             return view.answers[key]
@@ -93,20 +96,22 @@ final class ShortLinkPages: Sendable {
         }
         let found = service.links.link(domain: domain, code: code)
         guard let stored = found, stored.isLive(at: now) else {
-            let miss: ClickCounter.Miss = found == nil ? .unknown : found?.deleted == true ? .deleted : .expired
-            service.clicks.countMiss(domain: domain, miss, at: now)
+            service.clicks.countMiss(domain: domain, Self.miss(found), at: now)
             return notFound(appName: nil)
         }
-        let outcome = Self.outcome(stored.link, visitor, fromFallback: fromFallback)
-        count(domain, code, visitor, outcome: outcome)
-        let response = answer(
-            stored.link, app: stored.app, shortURL: "https://\(domain)/\(code)", visitor, fromFallback: fromFallback,
-            snapshot: service.snapshot)
+        let decided = LinkAnswer(
+            stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
+            visitor: visitor, fromFallback: fromFallback)
+        let source = scanned ? "qr" : ClickKey.linkSource
+        count(domain, code, visitor, outcome: decided.outcome, source: source)
+        let response = render(decided)
         guard
             let prepared = PreparedResponse(
                 status: response.status, body: response.body, contentType: response.contentType,
                 headers: response.headers),
-            let tally = service.clicks.tally(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome)
+            let tally = service.clicks.tally(
+                domain: domain, code: code, platform: visitor.rawValue, outcome: decided.outcome.rawValue,
+                source: source)
         else { return response }
         let fresh = Kept(
             answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity)
@@ -122,7 +127,14 @@ final class ShortLinkPages: Sendable {
         return prepared.response
     }
 
-    private static func variant(_ visitor: LinkVisitor, fromFallback: Bool) -> UInt8 {
+    /// Why a visit found no live link.
+    private static func miss(_ found: IndexedLink?) -> ClickCounter.Miss {
+        guard let found else { return .unknown }
+        if found.deleted { return .deleted }
+        return found.link.disabled == true ? .disabled : .expired
+    }
+
+    private static func variant(_ visitor: LinkVisitor, fromFallback: Bool, scanned: Bool) -> UInt8 {
         let visitorBits: UInt8 =
             switch visitor {
             case .crawler: 0
@@ -130,7 +142,7 @@ final class ShortLinkPages: Sendable {
             case .android: 2
             case .desktop: 3
             }
-        return visitorBits << 1 | (fromFallback ? 1 : 0)
+        return (scanned ? 8 : 0) | visitorBits << 1 | (fromFallback ? 1 : 0)
     }
 
     /// Whether a phone's request carries the fallback marker of the link's app (it came back from a fallback
@@ -165,58 +177,28 @@ final class ShortLinkPages: Sendable {
             return notFound(appName: nil)
         }
         let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app)
-        count(domain, "-", visitor, outcome: Self.outcome(link, visitor, fromFallback: fromFallback))
         // The canonical URL holds what the page shows, no more: an image refused is left out of it too.
         var shown = long
         shown.si = link.preview?.imageUrl
         let canonical = "https://\(domain)/?\(shown.query(includingPreview: link.preview != nil))"
-        return answer(
-            link, app: app, shortURL: canonical, visitor, fromFallback: fromFallback, snapshot: snapshot,
+        let decided = LinkAnswer(
+            link, app: self.app(app, in: snapshot), shortURL: canonical, visitor: visitor, fromFallback: fromFallback,
             previewFromURL: link.preview != nil)
+        count(domain, "-", visitor, outcome: decided.outcome)
+        return render(decided)
     }
 
-    /// What a click counts as: the answer `answer` gives, named.
-    static func outcome(_ link: ShortLink, _ visitor: LinkVisitor, fromFallback: Bool) -> String {
-        switch visitor {
-        case .crawler: "crawler"
-        case .desktop: "redirect"
-        case .ios, .android: link.skipLanding == true && !fromFallback ? "redirect" : "landing"
-        }
+    private func app(_ id: String, in snapshot: Snapshot) -> App? {
+        snapshot.registry.apps.first { $0.id == id }
     }
 
-    /// What `visitor` is answered for `link`.
-    private func answer(
-        _ link: ShortLink, app: String, shortURL: String, _ visitor: LinkVisitor, fromFallback: Bool,
-        snapshot: Snapshot, previewFromURL: Bool = false
-    ) -> HTTPResponse {
-        let owner = snapshot.registry.apps.first { $0.id == app }
-        func pageContent() -> LinkPageContent {
-            var made = content(link, app: owner, shortURL: shortURL, visitor: visitor)
-            made.previewFromURL = previewFromURL
-            return made
+    /// The decided answer as HTTP: a page or a 302.
+    private func render(_ decided: LinkAnswer) -> HTTPResponse {
+        switch decided {
+        case .redirect(let location): redirect(location)
+        case .crawler(let content): page(LinkPage.crawler(content))
+        case .landing(let content): page(LinkPage.landing(content))
         }
-        switch Self.outcome(link, visitor, fromFallback: fromFallback) {
-        case "crawler": return page(LinkPage.crawler(pageContent()))
-        case "redirect": return redirect(visitor == .desktop ? link.desktopUrl ?? link.target : link.target)
-        default: return page(LinkPage.landing(pageContent()))
-        }
-    }
-
-    private func content(_ link: ShortLink, app: App?, shortURL: String, visitor: LinkVisitor) -> LinkPageContent {
-        let policy = app?.fallback ?? FallbackPolicy()
-        let platform: Platform? = visitor == .ios ? .ios : visitor == .android ? .android : nil
-        let referrer = "link=\(link.domain)/\(link.code)"
-        var store: String?
-        if platform == .ios, let id = app?.ios?.appStoreId {
-            store = StoreLinks.appStore(appStoreId: id, campaign: "\(link.domain)/\(link.code)")
-        } else if platform == .android, let package = app?.android?.packageName {
-            store = StoreLinks.playStore(packageName: package, referrer: referrer)
-        }
-        let web = platform.flatMap { link.options($0)?.fallbackUrl } ?? FallbackURL.make(link.target, policy: policy)
-        return LinkPageContent(
-            shortURL: shortURL, title: link.preview?.title, description: link.preview?.description,
-            imageURL: link.preview?.imageUrl, appName: app?.displayName ?? app?.id ?? "the app", openURL: link.target,
-            storeURL: store, webURL: web)
     }
 
     /// The long link as a link of the domain's app: its `link` and fallbacks checked like any link's. Its
@@ -248,8 +230,12 @@ final class ShortLinkPages: Sendable {
         snapshot.registry.domains.first { $0.host == host && $0.isLinkDomain }
     }
 
-    private func count(_ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: String) {
-        service.clicks.count(domain: domain, code: code, platform: visitor.rawValue, outcome: outcome)
+    private func count(
+        _ domain: String, _ code: String, _ visitor: LinkVisitor, outcome: LinkAnswer.Outcome,
+        source: String = ClickKey.linkSource
+    ) {
+        service.clicks.count(
+            domain: domain, code: code, platform: visitor.rawValue, outcome: outcome.rawValue, source: source)
     }
 
     private func page(_ body: [UInt8]) -> HTTPResponse {
@@ -258,10 +244,13 @@ final class ShortLinkPages: Sendable {
             headers: Self.pageHeaders + [("Cache-Control", "no-store")])
     }
 
-    private func notFound(appName: String?) -> HTTPResponse {
+    private func notFound(appName: String?) -> HTTPResponse { Self.notFoundPage(appName: appName) }
+
+    /// The page for a code that sends nowhere.
+    static func notFoundPage(appName: String? = nil) -> HTTPResponse {
         HTTPResponse(
             status: 404, body: LinkPage.notFound(appName: appName), contentType: "text/html; charset=utf-8",
-            headers: Self.pageHeaders)
+            headers: pageHeaders)
     }
 
     private func redirect(_ location: String) -> HTTPResponse {

@@ -12,7 +12,7 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
 
 extension RegistryApplication {
     /// The services in start order: embedded PostgreSQL, pool, snapshot persistence, database monitor, click
-    /// flushing, token-use flushing, delivery watch, request log, HTTP server. Each one that needs a part
+    /// flushing, token-use flushing, webhook delivery, delivery watch, request log, HTTP server. Each one that needs a part
     /// reads it from `built`, which the pool's start fills.
     static func services(_ configuration: Configuration, built: Slot<Parts>) -> [any ApplicationService] {
         let url = Slot<String>()
@@ -60,6 +60,18 @@ extension RegistryApplication {
                     "token-use flushing", interval: runtime.clickFlushInterval, timeout: runtime.probeTimeout,
                     writable: { CounterFlushing.writable(parts().service)() },
                     flush: { parts().service.flushTokenUses(deadline: $0) }))
+        }
+        if configuration.writesCounters {
+            // Every server may deliver; the lease in the database lets one at a time.
+            let holder = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UUID().uuidString.prefix(8))"
+            services.append(
+                WebhookDelivering(
+                    writable: { CounterFlushing.writable(parts().service)() },
+                    delivery: {
+                        WebhookDelivery(
+                            store: parts().service.store, holder: holder,
+                            privateHosts: configuration.service.webhookPrivateHosts, log: configuration.log)
+                    }))
         }
         if configuration.delivery != nil {
             services.append(

@@ -14,6 +14,7 @@ public enum ConsoleFiles {
         ("favicon.svg", PackageResources.favicon_svg),
         ("index.html", PackageResources.index_html),
         ("links.js", PackageResources.links_js),
+        ("linkqr.js", PackageResources.linkqr_js),
         ("live.js", PackageResources.live_js),
         ("matrix.js", PackageResources.matrix_js),
         ("model.js", PackageResources.model_js),
@@ -21,5 +22,6 @@ public enum ConsoleFiles {
         ("rpc.js", PackageResources.rpc_js),
         ("signin.js", PackageResources.signin_js),
         ("ui.js", PackageResources.ui_js),
+        ("webhooks.js", PackageResources.webhooks_js),
     ]
 }

@@ -43,6 +43,7 @@ extension RegistryService {
         ) { tx in
             let created = try self.store.links.create(
                 try self.drawCodes(checked, in: tx), app: app, by: caller.actor, in: tx)
+            for link in created { try self.enqueueLinkEvent(WebhookEventType.linkCreated, Self.view(link), in: tx) }
             return Mutation(
                 value: created.map(Self.view), before: nil, after: created.map { $0.link }, change: .nothing,
                 apps: [app])
@@ -86,7 +87,6 @@ extension RegistryService {
         }
     }
 
-    /// `Links.List`.
     /// `Links.List`; with `scope` (a scoped token's apps), only their links.
     public func listLinks(_ input: API.LinksList.Input, within scope: [String]? = nil) throws(RegistryError)
         -> API.LinksList.Output
@@ -94,7 +94,8 @@ extension RegistryService {
         try mapped {
             let page = try store.read { tx in
                 try store.links.list(
-                    app: input.filter.app, text: input.filter.text, input.page, within: scope, in: tx)
+                    app: input.filter.app, text: input.filter.text, tag: input.filter.tag,
+                    campaign: input.filter.campaign, input.page, within: scope, in: tx)
             }
             return API.LinksList.Output(items: page.items.map(Self.view), nextPageToken: page.nextPageToken ?? "")
         }
@@ -111,6 +112,7 @@ extension RegistryService {
             caller, method: API.LinksUpdate.name, resource: .link(domain, link.code), about: "\(held.app)"
         ) { tx in
             let stored = try self.store.links.update(checked, expectedEtag: etag, in: tx)
+            try self.enqueueLinkEvent(WebhookEventType.linkUpdated, Self.view(stored), in: tx)
             return Mutation(value: Self.view(stored), before: held.link, after: stored.link, change: .nothing)
         }.value
         refreshLinksAfterWrite()
@@ -122,6 +124,7 @@ extension RegistryService {
         let domain = domain.lowercased()
         _ = try write(caller, method: API.LinksDelete.name, resource: .link(domain, code), about: domain) { tx in
             let stored = try self.store.links.delete(domain: domain, code: code, expectedEtag: etag, in: tx)
+            try self.enqueueLinkEvent(WebhookEventType.linkDeleted, Self.view(stored), in: tx)
             return Mutation(value: Empty(), before: stored.link, after: nil, change: .nothing)
         }
         refreshLinksAfterWrite()
@@ -136,11 +139,14 @@ extension RegistryService {
         for (key, count) in stored { counts[key, default: 0] += count }
         for (key, count) in clicks.pending(domain: domain, code: code) { counts[key, default: 0] += count }
         let rows = counts.map {
-            API.LinksStats.Count(day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, count: $0.value)
-        }.sorted { ($1.day, $0.platform, $0.outcome) < ($0.day, $1.platform, $1.outcome) }
+            API.LinksStats.Count(
+                day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, source: $0.key.source,
+                count: $0.value)
+        }.sorted {
+            ($1.day, $0.platform, $0.outcome, $0.source ?? "") < ($0.day, $1.platform, $1.outcome, $1.source ?? "")
+        }
         return API.LinksStats.Output(
-            name: ResourceName.link(domain, code).description, counts: rows, total: rows.reduce(0) { $0 + $1.count },
-            domainMisses: try domainMisses(domain))
+            name: ResourceName.link(domain, code).description, counts: rows, domainMisses: try domainMisses(domain))
     }
 
     /// The domain's misses of the last `API.LinksStats.missDays` days, stored and not written yet.
@@ -277,6 +283,26 @@ extension RegistryService {
             }
             link.expiresAt = Timestamp.string(date)
         }
+        if let utm = link.utm {
+            if let (at, reason) = utm.refusal() {
+                throw RegistryError.invalidArgument(field: "\(field).utm.\(at)", reason)
+            }
+            link.utm = utm.isEmpty ? nil : utm
+        }
+        if let tags = link.tags {
+            guard tags.count <= ShortLink.maxTags else {
+                throw RegistryError.invalidArgument(field: "\(field).tags", "holds more than \(ShortLink.maxTags) tags")
+            }
+            if let bad = tags.firstIndex(where: { !ShortLink.isValidTag($0) }) {
+                throw RegistryError.invalidArgument(
+                    field: "\(field).tags[\(bad)]", "must be 1 to 64 of letters, digits and _ - . :")
+            }
+            // A set, kept in the order first given: the same tag twice is one tag.
+            var seen = Set<String>()
+            let unique = tags.filter { seen.insert($0).inserted }
+            link.tags = unique.isEmpty ? nil : unique
+        }
+        if link.disabled == false { link.disabled = nil }
         return link
     }
 }

@@ -149,7 +149,8 @@ extension RegistryService {
             return apps.isEmpty ? nil : apps.sorted()
         }
         switch resource {
-        case .app(let app), .routes(let app), .route(let app, _), .release(let app, _, _): return [app]
+        case .app(let app), .routes(let app), .route(let app, _), .release(let app, _, _), .webhook(let app, _):
+            return [app]
         case .domain(let host), .revisions(let host), .revision(let host, _), .links(let host): return domainApps(host)
         case .link(let host, let code): return links.link(domain: host, code: code).map { [$0.app] } ?? domainApps(host)
         case .token: return nil

@@ -24,12 +24,16 @@ public final class RegistryService: Sendable {
         public var readOnly: Bool
         /// `/readyz` fails once the snapshot has not been confirmed against the database for this long.
         public var maxSnapshotAge: Duration
+        /// Webhook receivers allowed whatever they are (`serve --webhook-private-hosts`): an internal host,
+        /// loopback, plain http. Every other receiver must be a public https host.
+        public var webhookPrivateHosts: Set<String>
 
         public init(
             snapshotFile: URL? = nil, bootstrapAdminSHA256: String? = nil,
             log: @escaping @Sendable (String) -> Void = { _ in }, defaultWriteTimeout: Duration = .seconds(10),
-            readOnly: Bool = false, maxSnapshotAge: Duration = .seconds(300)
+            readOnly: Bool = false, maxSnapshotAge: Duration = .seconds(300), webhookPrivateHosts: Set<String> = []
         ) {
+            self.webhookPrivateHosts = webhookPrivateHosts
             self.snapshotFile = snapshotFile
             self.bootstrapAdminSHA256 = bootstrapAdminSHA256
             self.log = log

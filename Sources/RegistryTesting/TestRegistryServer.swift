@@ -40,7 +40,9 @@ public final class TestRegistryServer: Sendable {
         signInLimit: SignInLimiter.Policy = SignInLimiter.Policy(),
         delivery deliveryOptions: DeliveryWatch.Options? = nil,
         log: @escaping @Sendable (String) -> Void = { _ in }, console: Bool = false,
-        adminSurfaces: AdminSurfaces = AdminSurfaces(), requestLog: RequestLog = .silent, logClientAddress: Bool = false
+        adminSurfaces: AdminSurfaces = AdminSurfaces(), requestLog: RequestLog = .silent,
+        logClientAddress: Bool = false,
+        webhookPrivateHosts: Set<String> = []
     ) throws {
         let database = try database ?? TestPostgres.makeDatabase(suite: suite)
         self.database = database
@@ -49,7 +51,8 @@ public final class TestRegistryServer: Sendable {
                 database: .url(database.url), poolSize: 4,
                 service: RegistryService.Options(
                     snapshotFile: snapshotFile, bootstrapAdminSHA256: SHA256.hex(Array(Self.adminToken.utf8)),
-                    log: log, readOnly: readOnly, maxSnapshotAge: maxSnapshotAge),
+                    log: log, readOnly: readOnly, maxSnapshotAge: maxSnapshotAge,
+                    webhookPrivateHosts: webhookPrivateHosts),
                 runtime: runtimeOptions, delivery: deliveryOptions,
                 http: HTTPServerConfiguration(
                     host: "127.0.0.1", port: 0, threadPoolSize: 2, logClientAddress: logClientAddress),

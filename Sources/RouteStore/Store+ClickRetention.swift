@@ -4,7 +4,7 @@ extension Store {
     /// The advisory lock key of click pruning ("rr-click" in ASCII): one server of a fleet deletes at a time.
     public static let clickRetentionLockKey: Int64 = 0x7272_2d63_6c69_636b
 
-    /// Deletes up to `batch` rows of `link_clicks` and up to `batch` of `link_misses` of days before `day`
+    /// Deletes up to `batch` rows of each of `link_clicks`, `link_click_sources` and `link_misses` of days before `day`
     /// (`YYYY-MM-DD`, UTC), oldest first, in one short transaction within `deadline`; returns how many went,
     /// or nil when another server is pruning at this moment (it holds the lock; nothing is waited for).
     ///
@@ -19,12 +19,17 @@ extension Store {
                 DELETE FROM link_clicks WHERE ctid IN (
                     SELECT ctid FROM link_clicks WHERE day < \(day)::date ORDER BY day LIMIT \(batch))
                 """)
+            let sources = try tx.query(
+                """
+                DELETE FROM link_click_sources WHERE ctid IN (
+                    SELECT ctid FROM link_click_sources WHERE day < \(day)::date ORDER BY day LIMIT \(batch))
+                """)
             let misses = try tx.query(
                 """
                 DELETE FROM link_misses WHERE ctid IN (
                     SELECT ctid FROM link_misses WHERE day < \(day)::date ORDER BY day LIMIT \(batch))
                 """)
-            return clicks.affectedRows + misses.affectedRows
+            return clicks.affectedRows + sources.affectedRows + misses.affectedRows
         }
     }
 }

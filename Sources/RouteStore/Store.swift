@@ -17,6 +17,7 @@ public final class Store: Sendable {
     public let tokens = TokenRepository()
     public let links = LinkRepository()
     public let clicks = ClickRepository()
+    public let webhooks = WebhookRepository()
     public let misses = LinkMissRepository()
     public let delivery = DeliveryRepository()
     public let writeRequests = WriteRequestRepository()
@@ -67,6 +68,8 @@ public final class Store: Sendable {
         try database.withTransaction(deadline: deadline) { tx in
             try clicks.add(counts, in: tx)
             try self.misses.add(misses, in: tx)
+            // In the same transaction: a flush that fails puts its counts back, and sends no event either.
+            try webhooks.enqueueClicks(counts, in: tx)
         }
     }
 

@@ -57,7 +57,7 @@ extension ServeCommand {
                 bootstrapAdminSHA256: adminSecret.map { SHA256.hex(Array($0.utf8)) },
                 log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
                 defaultWriteTimeout: .milliseconds(options.requestTimeoutMs), readOnly: options.readOnly,
-                maxSnapshotAge: .seconds(options.maxSnapshotAge)),
+                maxSnapshotAge: .seconds(options.maxSnapshotAge), webhookPrivateHosts: Set(options.webhookPrivateHosts)),
             runtime: RegistryRuntime.Options(clickRetentionDays: options.clickRetentionDays),
             delivery: DeliveryWatch.Options(
                 appleCDN: URL(string: options.appleCDN)!, assetLinksAPI: URL(string: options.assetLinksAPI)!,

@@ -87,6 +87,9 @@ enum ServeCommand {
                 "click-retention-days", "DAYS",
                 "keep link click counters this many days, 0...36500 (default \(RegistryRuntime.Options.defaultClickRetentionDays); 0: forever)"
             ),
+            .value(
+                "webhook-private-hosts", "HOSTS",
+                "webhook receivers (comma-separated hosts) allowed inside the network, over http too"),
             .value("config", "FILE", "read these settings from FILE (default \(defaultConfigPath) if present)"),
         ],
         examples: ["serve --listen 127.0.0.1:8080 --data-dir ./data"], globalFlags: [CommandTable.helpFlag],
@@ -110,6 +113,8 @@ enum ServeCommand {
         var readOnly = false
         var requestTimeoutMs = 10_000
         var maxSnapshotAge = 300
+        /// Webhook receivers allowed inside the network.
+        var webhookPrivateHosts: [String] = []
         var connectionMemoryKiB = defaultConnectionMemoryKiB
         /// Half of libmicrohttpd's default: it clears the whole buffer after every request, so a smaller one
         /// makes small requests cheaper, and 16 KiB still takes about 7.5 KB of request headers (8 KiB refuses
@@ -179,6 +184,9 @@ enum ServeCommand {
         options.readOnly = arguments.bool("read-only")
         options.requestTimeoutMs = try number("request-timeout", 100...600_000, default: options.requestTimeoutMs)
         options.maxSnapshotAge = try number("max-snapshot-age", 1...31_536_000, default: options.maxSnapshotAge)
+        if let hosts = arguments.value("webhook-private-hosts") {
+            options.webhookPrivateHosts = try adminHosts(hosts, flag: "webhook-private-hosts")
+        }
         options.connectionMemoryKiB = try number("connection-memory", 8...1024, default: options.connectionMemoryKiB)
         if let path = arguments.value("access-log") {
             guard !path.isEmpty else { throw UsageError("--access-log needs a file path or -") }
@@ -206,7 +214,7 @@ enum ServeCommand {
 
     /// The hosts of `--admin-hosts`: names separated by commas, each a plain host name (no scheme, path or
     /// port), normalized as requests' `Host` is.
-    static func adminHosts(_ text: String) throws(UsageError) -> [String] {
+    static func adminHosts(_ text: String, flag: String = "admin-hosts") throws(UsageError) -> [String] {
         var hosts: [String] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces)
@@ -215,7 +223,7 @@ enum ServeCommand {
             }
             guard !name.isEmpty, allowed, !name.hasPrefix("."), !name.hasPrefix("-") else {
                 throw UsageError(
-                    "--admin-hosts must be host names separated by commas, like api.example.com,console.example.com")
+                    "--\(flag) must be host names separated by commas, like api.example.com,console.example.com")
             }
             hosts.append(HostName.normalize(name))
         }

@@ -136,6 +136,28 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
     stats = api("Links.Stats", domain=LINKS, code="hello42")
     assert stats["total"] == 7
     today = stats["counts"][0]["day"]
+    assert "6 by people, 1 by bots" in find(d, "#clicks-total").text
+
+    # The QR code: the server's drawing of the short URL marked as a scan, and the downloads of the page.
+    assert find(d, "#link-qr-url").text == f"https://{LINKS}/hello42?qr=1"
+    assert d.execute_script("return document.querySelectorAll('#link-qr svg path').length") == 1
+    saved = d.execute_script("""
+        window.__saved = [];
+        URL.createObjectURL = (blob) => { window.__saved.push(blob); return 'blob:kept-by-the-test'; };
+        HTMLAnchorElement.prototype.click = function () {};  // the test reads the blob; nothing is saved
+        return true;""")
+    assert saved
+    for button in ("qr-download", "clicks-csv"):  # clicked by script: the sticky header may cover them
+        find(d, f"#{button}")
+        d.execute_script("document.getElementById(arguments[0]).click()", button)
+    texts = d.execute_async_script("""
+        const done = arguments[0];
+        Promise.all(window.__saved.map((b) => b.text().then((t) => [b.type, t]))).then(done);""")
+    assert texts[0][0] == "image/svg+xml" and texts[0][1] == api("Links.QRCode", domain=LINKS, code="hello42")["svg"]
+    assert texts[1][0] == "text/csv"
+    csv_lines = texts[1][1].split("\r\n")
+    assert csv_lines[0] == "day,platform,outcome,source,visitor,clicks"
+    assert f"{today},ios,landing,link,person,3" in csv_lines and f"{today},crawler,crawler,link,bot,1" in csv_lines
 
     def segment(platform, outcome):
         return d.execute_script("""
@@ -184,7 +206,10 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
 
 def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browser, chat):
     url, d = server["url"], browser
-    api("Links.BatchCreate", app=APP, links=[{"code": f"batch{i:02d}", "target": f"https://{SITE}/u/{100 + i}"} for i in range(25)])
+    api("Links.BatchCreate", app=APP, links=[
+        {"code": f"batch{i:02d}", "target": f"https://{SITE}/u/{100 + i}",
+         **({"tags": ["promo"], "utm": {"campaign": "summer" if i % 2 else "winter"}} if i < 4 else {})}
+        for i in range(25)])
     sign_in(d, url, chat)
     d.execute_cdp_cmd("Browser.grantPermissions", {"origin": url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     go(d, url, f"links/{APP}")
@@ -209,23 +234,40 @@ def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browse
     wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-query") == "u/107")
     assert codes() == ["batch07"]
 
+    # Tag and campaign filters narrow the list; the row shows both.
+    search.clear()
+    find(d, "#links-tag").send_keys("promo")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-filter") == "promo|")
+    assert codes() == ["batch00", "batch01", "batch02", "batch03"]
+    find(d, "#links-campaign").send_keys("summer")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-filter") == "promo|summer")
+    assert codes() == ["batch01", "batch03"]
+    assert "summer" in find(d, '#links-table tr[data-code="batch01"] td.tags').text
+    find(d, "#links-tag").clear()
+    find(d, "#links-campaign").clear()
+    search.send_keys("u/107")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "links").get_attribute("data-filter") == "|"
+                  and drv.find_element(By.ID, "links").get_attribute("data-query") == "u/107")
+    assert codes() == ["batch07"]
+
     # Copy puts the short URL on the clipboard.
     d.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] button.copy').click()
     wait(d).until(lambda drv: f"Copied https://{LINKS}/batch07" in drv.find_element(By.ID, "toasts").text)
     copied = d.execute_async_script("const done = arguments[0]; navigator.clipboard.readText().then(done, e => done('failed: ' + e));")
     assert copied == f"https://{LINKS}/batch07"
 
-    # Disable: the expiry becomes now and the short URL answers 404; enable brings it back.
+    # Disable: the link is switched off (its expiry untouched) and the short URL answers 404; enable brings it back.
     assert visit(url, "batch07", DESKTOP)[0] == 302
     d.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] button.toggle').click()
     wait(d).until(lambda drv: "disabled" in drv.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] .link-status').text)
-    assert api("Links.Get", domain=LINKS, code="batch07")["expiresAt"]
+    off = api("Links.Get", domain=LINKS, code="batch07")
+    assert off["disabled"] is True and off.get("expiresAt") is None
     assert visit(url, "batch07", DESKTOP)[0] == 404
     row = find(d, '#links-table tr[data-code="batch07"]')
     assert row.find_element(By.CSS_SELECTOR, "button.toggle").text == "Enable"
     row.find_element(By.CSS_SELECTOR, "button.toggle").click()
     wait(d).until(lambda drv: "live" in drv.find_element(By.CSS_SELECTOR, '#links-table tr[data-code="batch07"] .link-status').text)
-    assert api("Links.Get", domain=LINKS, code="batch07").get("expiresAt") is None
+    assert api("Links.Get", domain=LINKS, code="batch07").get("disabled") is None
     assert visit(url, "batch07", DESKTOP)[0] == 302
 
     # Delete, after a confirmation: gone from the list, the API and the link domain.
@@ -238,6 +280,47 @@ def test_the_list_searches_pages_copies_disables_and_deletes(server, api, browse
     with pytest.raises(Exception):
         api("Links.Get", domain=LINKS, code="batch07")
     assert visit(url, "batch07", DESKTOP)[0] == 404
+    assert not severe_console_errors(d)
+
+
+def test_webhooks_are_created_listed_and_deleted_on_the_links_page(server, api, browser, chat):
+    url, d = server["url"], browser
+    sign_in(d, url, chat)
+    go(d, url, f"links/{APP}")
+    wait(d).until(lambda drv: drv.find_element(By.ID, "webhooks").get_attribute("data-count") == "0")
+    find(d, "#webhook-new").click()
+    dialog = find(d, "dialog.modal")
+    dialog.find_element(By.ID, "webhook-url").send_keys("https://hooks.example.com/chat")
+    dialog.find_element(By.CSS_SELECTOR, 'input[value="link.updated"]').click()  # not this one
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    secret = find(d, "#webhook-secret").text
+    assert secret.startswith("whsec_")
+    find(d, "dialog.modal button[type=submit]").click()
+    wait(d).until(lambda drv: drv.find_element(By.ID, "webhooks").get_attribute("data-count") == "1")
+    hooks = api("Webhooks.List", app=APP)["webhooks"]
+    assert [h["url"] for h in hooks] == ["https://hooks.example.com/chat"]
+    assert hooks[0]["events"] == ["link.created", "link.deleted", "link.clicked"] and "secret" not in hooks[0]
+    hook_row = f'#webhooks-table tr[data-id="{hooks[0]["id"]}"]'
+    row = find(d, hook_row)
+    assert "link.created, link.deleted, link.clicked" in row.text
+    # A receiver the server may not reach is refused, the field named, nothing created.
+    find(d, "#webhook-new").click()
+    dialog = find(d, "dialog.modal")
+    dialog.find_element(By.ID, "webhook-url").send_keys("https://10.0.0.1/hook")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d).until(lambda drv: "webhook.url" in drv.find_element(By.CSS_SELECTOR, "dialog.modal .dialog-error").text)
+    dialog.find_element(By.CSS_SELECTOR, "button.ghost").click()
+    # The deliveries log, then delete.
+    row = find(d, hook_row)
+    row.find_element(By.CSS_SELECTOR, "button.deliveries").click()
+    dialog = find(d, "dialog.modal")
+    assert "Deliveries to https://hooks.example.com/chat" in dialog.text
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d).until(lambda drv: not drv.find_elements(By.CSS_SELECTOR, "dialog.modal"))
+    find(d, hook_row + " button.delete").click()
+    find(d, "dialog.modal button[type=submit]").click()
+    wait(d).until(lambda drv: drv.find_element(By.ID, "webhooks").get_attribute("data-count") == "0")
+    assert api("Webhooks.List", app=APP)["webhooks"] == []
     assert not severe_console_errors(d)
 
 
@@ -255,6 +338,7 @@ def test_a_reader_sees_links_but_no_write_controls(server, api, browser, chat):
     assert find(d, '#minimums tr[data-platform="ios"]').get_attribute("data-minimum") == "6.0.0"
     assert find(d, "#click-chart")
     assert not d.find_elements(By.ID, "link-toggle") and not d.find_elements(By.ID, "link-delete")
+    assert not d.find_elements(By.ID, "webhooks")  # Webhooks.* need the releaser role
 
 
 XSS = {

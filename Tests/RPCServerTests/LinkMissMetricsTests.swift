@@ -19,6 +19,7 @@ import Testing
         #expect(
             lines.sorted() == [
                 #"routereg_link_misses_total{outcome="deleted"} 0.0"#,
+                #"routereg_link_misses_total{outcome="disabled"} 0.0"#,
                 #"routereg_link_misses_total{outcome="expired"} 0.0"#,
                 #"routereg_link_misses_total{outcome="refused"} 1.0"#,
                 #"routereg_link_misses_total{outcome="unknown"} 4.0"#,

@@ -68,7 +68,7 @@ import Testing
         #expect(counter.takeMisses() == taken)
         // The totals since start (the metric) count every miss once, restored or not.
         let totals = Dictionary(uniqueKeysWithValues: counter.missTotalsByOutcome.map { ($0.outcome, $0.count) })
-        #expect(totals == ["unknown": 21, "expired": 1, "deleted": 0, "refused": 1])
+        #expect(totals == ["unknown": 21, "expired": 1, "deleted": 0, "refused": 1, "disabled": 0])
     }
 
     @Test("the miss counters held in memory are bounded whatever the visitors send")

@@ -38,6 +38,19 @@ import HTTPServing
         #expect(described == served)
     }
 
+    /// `x-effect` is what the generated clients retry by: it must say what each descriptor's traits say.
+    @Test func everyMethodsEffectIsItsDescriptors() throws {
+        let bytes = try #require(OpenRPCDocument.bytes)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        var effects: [String: String] = [:]
+        for method in try #require(document["methods"] as? [[String: Any]]) {
+            effects[try #require(method["name"] as? String)] = method["x-effect"] as? String
+        }
+        var declared = [RPCDiscover.name: "read"]
+        for method in API.all { declared[method.name] = method.isWrite ? "write" : "read" }
+        #expect(effects == declared)
+    }
+
     @Test func rpcDiscoverServesTheDocumentByteForByte() async throws {
         let server = try TestRegistryServer(suite: "discover")
         defer { server.shutdown() }

@@ -123,6 +123,49 @@ struct ReadmeWalkthroughTests {
             token: nil)
         #expect(resolved["minVersion"] as? String == "5.12.1" && resolved["minVersionSource"] as? String == "link")
 
+        // A campaign link, listed by tag and campaign, switched off and on (issue 45).
+        var switchedOff = false
+        for line in try Self.block(after: "## Links", skipping: 2) {
+            if line.hasPrefix("routereg ") {
+                let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+                #expect(result.status == 0, "\(line): \(result.stderr)")
+                if line.contains("link list") { #expect(result.stdout.contains("https://go.badoo.com/summer")) }
+                if line.contains("link qr") { #expect(result.stdout.contains("https://go.badoo.com/summer?qr=1\n")) }
+                if line.contains("--csv") {
+                    #expect(result.stdout.hasPrefix("day,platform,outcome,source,visitor,clicks\r\n"))
+                    #expect(result.stdout.contains(",desktop,redirect,link,person,"), "\(result.stdout)")
+                }
+                switchedOff = line.contains("link disable")
+                continue
+            }
+            let (_, response) = try await server.visit("/summer", host: "go.badoo.com", userAgent: "curl/8.5.0")
+            if switchedOff {
+                #expect(response.statusCode == 404, "\(line)")
+            } else {
+                #expect(response.statusCode == 302)
+                #expect(
+                    response.value(forHTTPHeaderField: "Location")
+                        == "https://m.badoo.com/u/42?utm_source=newsletter&utm_medium=email&utm_campaign=summer")
+            }
+        }
+        #expect(!switchedOff, "the block ends with the link switched on again")
+        let (_, back) = try await server.visit("/summer", host: "go.badoo.com", userAgent: "curl/8.5.0")
+        #expect(back.statusCode == 302)
+
+        // A webhook: created (its secret printed once) and listed.
+        for line in try Self.block(after: "## Links", skipping: 3) {
+            #expect(line.hasPrefix("routereg webhook "), "a README line this test does not know how to run: \(line)")
+            let result = try await BinaryRunner.run(Array(Self.words(line).dropFirst()), environment: environment)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+            if line.contains("webhook create") {
+                #expect(result.stdout.split(separator: "\n").last?.hasPrefix("whsec_") == true, "\(result.stdout)")
+            }
+            if line.contains("webhook list") {
+                #expect(result.stdout.contains("https://hooks.example.com/routereg"))
+                #expect(result.stdout.contains("link.created,link.clicked"))
+            }
+        }
+
         // Tokens: scoped to badoo, expiring; the list shows them with their apps and expiry.
         var secrets: [String] = []
         for line in try Self.block(after: "## Tokens") {

@@ -74,11 +74,16 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Links.Create": MethodInfo("releaser", False, True, None, (('app', True), ('link', True), ('requestId', False))),
     "Links.BatchCreate": MethodInfo("releaser", False, True, None, (('app', True), ('links', True), ('requestId', False))),
     "Links.Get": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
-    "Links.List": MethodInfo("reader", True, False, "links", (('app', False), ('text', False), ('pageSize', False), ('pageToken', False))),
+    "Links.List": MethodInfo("reader", True, False, "links", (('app', False), ('text', False), ('tag', False), ('campaign', False), ('pageSize', False), ('pageToken', False))),
     "Links.Update": MethodInfo("releaser", False, True, None, (('link', True), ('etag', False), ('requestId', False))),
     "Links.Delete": MethodInfo("releaser", False, True, None, (('domain', True), ('code', True), ('etag', False), ('requestId', False))),
     "Links.Resolve": MethodInfo("public", True, False, None, (('url', True), ('platform', True), ('version', True))),
     "Links.Stats": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
+    "Links.QRCode": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
+    "Webhooks.Create": MethodInfo("releaser", False, True, None, (('app', True), ('webhook', True), ('requestId', False))),
+    "Webhooks.List": MethodInfo("releaser", True, False, None, (('app', True),)),
+    "Webhooks.Delete": MethodInfo("releaser", False, True, None, (('app', True), ('id', True), ('requestId', False))),
+    "Webhooks.Deliveries": MethodInfo("releaser", True, False, None, (('app', True), ('id', True))),
 }
 
 
@@ -293,9 +298,9 @@ class _Methods:
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("ShortLinkOutput", self._call("Links.Get", params, timeout))
 
-    def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
+    def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, tag: Optional[str] = None, campaign: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
         """Lists short links by domain and code, of one app and matching a text when asked. (`Links.List`, reader)."""
-        params: Dict[str, Any] = {"app": app, "text": text, "pageSize": page_size, "pageToken": page_token}
+        params: Dict[str, Any] = {"app": app, "text": text, "tag": tag, "campaign": campaign, "pageSize": page_size, "pageToken": page_token}
         return cast("LinksListResult", self._call("Links.List", params, timeout))
 
     def links_update(self, link: ShortLink, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
@@ -314,9 +319,34 @@ class _Methods:
         return cast("LinksResolveResult", self._call("Links.Resolve", params, timeout))
 
     def links_stats(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksStatsResult:
-        """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
+        """Counts a short link's clicks per day, platform, outcome and source, people and bots apart ... (`Links.Stats`, reader)."""
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksStatsResult", self._call("Links.Stats", params, timeout))
+
+    def links_qr_code(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksQRCodeResult:
+        """A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and ... (`Links.QRCode`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("LinksQRCodeResult", self._call("Links.QRCode", params, timeout))
+
+    def webhooks_create(self, app: Identifier, webhook: Webhook, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> WebhookOutput:
+        """Adds a receiver of the app's link events; the answer holds its signing secret, once. (`Webhooks.Create`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "webhook": webhook, "requestId": request_id}
+        return cast("WebhookOutput", self._call("Webhooks.Create", params, timeout))
+
+    def webhooks_list(self, app: Identifier, *, timeout: Optional[float] = None) -> WebhooksListResult:
+        """The app's webhooks, oldest first, with their delivery state (never their secrets). (`Webhooks.List`, releaser)."""
+        params: Dict[str, Any] = {"app": app}
+        return cast("WebhooksListResult", self._call("Webhooks.List", params, timeout))
+
+    def webhooks_delete(self, app: Identifier, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
+        """Removes a webhook: no more deliveries; its events not delivered yet are dropped. (`Webhooks.Delete`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id, "requestId": request_id}
+        return cast("Empty", self._call("Webhooks.Delete", params, timeout))
+
+    def webhooks_deliveries(self, app: Identifier, id: str, *, timeout: Optional[float] = None) -> WebhooksDeliveriesResult:
+        """A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the ... (`Webhooks.Deliveries`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id}
+        return cast("WebhooksDeliveriesResult", self._call("Webhooks.Deliveries", params, timeout))
 
 
 class _AsyncMethods:
@@ -530,9 +560,9 @@ class _AsyncMethods:
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("ShortLinkOutput", await self._call("Links.Get", params, timeout))
 
-    async def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
+    async def links_list(self, app: Optional[Identifier] = None, text: Optional[str] = None, tag: Optional[str] = None, campaign: Optional[str] = None, page_size: Optional[PageSize] = None, page_token: Optional[PageToken] = None, *, timeout: Optional[float] = None) -> LinksListResult:
         """Lists short links by domain and code, of one app and matching a text when asked. (`Links.List`, reader)."""
-        params: Dict[str, Any] = {"app": app, "text": text, "pageSize": page_size, "pageToken": page_token}
+        params: Dict[str, Any] = {"app": app, "text": text, "tag": tag, "campaign": campaign, "pageSize": page_size, "pageToken": page_token}
         return cast("LinksListResult", await self._call("Links.List", params, timeout))
 
     async def links_update(self, link: ShortLink, etag: Optional[Etag] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ShortLinkOutput:
@@ -551,6 +581,31 @@ class _AsyncMethods:
         return cast("LinksResolveResult", await self._call("Links.Resolve", params, timeout))
 
     async def links_stats(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksStatsResult:
-        """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
+        """Counts a short link's clicks per day, platform, outcome and source, people and bots apart ... (`Links.Stats`, reader)."""
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksStatsResult", await self._call("Links.Stats", params, timeout))
+
+    async def links_qr_code(self, domain: Host, code: str, *, timeout: Optional[float] = None) -> LinksQRCodeResult:
+        """A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and ... (`Links.QRCode`, reader)."""
+        params: Dict[str, Any] = {"domain": domain, "code": code}
+        return cast("LinksQRCodeResult", await self._call("Links.QRCode", params, timeout))
+
+    async def webhooks_create(self, app: Identifier, webhook: Webhook, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> WebhookOutput:
+        """Adds a receiver of the app's link events; the answer holds its signing secret, once. (`Webhooks.Create`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "webhook": webhook, "requestId": request_id}
+        return cast("WebhookOutput", await self._call("Webhooks.Create", params, timeout))
+
+    async def webhooks_list(self, app: Identifier, *, timeout: Optional[float] = None) -> WebhooksListResult:
+        """The app's webhooks, oldest first, with their delivery state (never their secrets). (`Webhooks.List`, releaser)."""
+        params: Dict[str, Any] = {"app": app}
+        return cast("WebhooksListResult", await self._call("Webhooks.List", params, timeout))
+
+    async def webhooks_delete(self, app: Identifier, id: str, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> Empty:
+        """Removes a webhook: no more deliveries; its events not delivered yet are dropped. (`Webhooks.Delete`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id, "requestId": request_id}
+        return cast("Empty", await self._call("Webhooks.Delete", params, timeout))
+
+    async def webhooks_deliveries(self, app: Identifier, id: str, *, timeout: Optional[float] = None) -> WebhooksDeliveriesResult:
+        """A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the ... (`Webhooks.Deliveries`, releaser)."""
+        params: Dict[str, Any] = {"app": app, "id": id}
+        return cast("WebhooksDeliveriesResult", await self._call("Webhooks.Deliveries", params, timeout))

@@ -393,20 +393,27 @@ class LinksResolveResult(_LinksResolveResultRequired, total=False):
     minVersionSource: Optional[str]
 
 
-class LinksStatsResultCountsItem(TypedDict):
-    """LinksStatsResultCountsItem"""
-
+class _LinksStatsResultCountsItemRequired(TypedDict):
     day: str
     platform: Literal["ios", "android", "desktop", "crawler"]
     outcome: Literal["crawler", "landing", "redirect", "not_found"]
     count: int
 
 
+class LinksStatsResultCountsItem(_LinksStatsResultCountsItemRequired, total=False):
+    """LinksStatsResultCountsItem"""
+
+    #: link: the short URL; qr: a scan of its QR code (the URL with ?qr=1, as /{code}/qr.svg and ...
+    source: Literal["link", "qr"]
+    #: bot for the crawler platform, person otherwise.
+    visitor: Literal["person", "bot"]
+
+
 class LinksStatsResultDomainMissesItem(TypedDict):
     """LinksStatsResultDomainMissesItem"""
 
     day: str
-    outcome: Literal["unknown", "expired", "deleted", "refused"]
+    outcome: Literal["unknown", "expired", "deleted", "refused", "disabled"]
     count: int
 
 
@@ -419,8 +426,46 @@ class _LinksStatsResultRequired(TypedDict):
 class LinksStatsResult(_LinksStatsResultRequired, total=False):
     """LinksStatsResult"""
 
-    #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired or ...
+    #: Of total, the clicks of people (every platform but crawler).
+    people: int
+    #: Of total, the clicks of bots: link-preview fetchers, search engines and monitors (the ...
+    bots: int
+    #: Visits to the link's domain in the last 30 days that found no link (an unknown, expired, ...
     domainMisses: List[LinksStatsResultDomainMissesItem]
+
+
+class LinksQRCodeResult(TypedDict):
+    """LinksQRCodeResult"""
+
+    #: What the code encodes: the short URL with ?qr=1.
+    url: str
+    #: The SVG document: module units with the quiet zone, black on white, no script.
+    svg: str
+
+
+class WebhooksListResult(TypedDict):
+    """WebhooksListResult"""
+
+    webhooks: List[WebhookOutput]
+
+
+class _WebhooksDeliveriesResultDeliveriesItemRequired(TypedDict):
+    time: str
+    events: int
+    milliseconds: int
+
+
+class WebhooksDeliveriesResultDeliveriesItem(_WebhooksDeliveriesResultDeliveriesItemRequired, total=False):
+    """WebhooksDeliveriesResultDeliveriesItem"""
+
+    status: int
+    error: str
+
+
+class WebhooksDeliveriesResult(TypedDict):
+    """WebhooksDeliveriesResult"""
+
+    deliveries: List[WebhooksDeliveriesResultDeliveriesItem]
 
 
 class MatchDefaults(TypedDict, total=False):
@@ -979,6 +1024,11 @@ class ShortLink(_ShortLinkRequired, total=False):
     expiresAt: Optional[str]
     #: Phones go straight to the target, without the landing page (FDL's efr=1).
     skipLanding: Optional[bool]
+    utm: Optional[LinkCampaign]
+    #: Labels to group links by (Links.List filters by one); a tag given twice is kept once, in the ...
+    tags: Optional[List[str]]
+    #: Switched off: the link answers 404 (counted as a `disabled` miss) until switched on again; ...
+    disabled: Optional[bool]
     #: Output only; ignored on input (so a resource read with Get can be sent back).
     name: str
     #: Output only; ignored on input.
@@ -1049,6 +1099,56 @@ class DeliveryStatus(_DeliveryStatusRequired, total=False):
     lastError: str
     #: AASA only, per app whose iOS app IDs the document names: the routes the served copy claims ...
     claimedRoutes: List[DeliveryClaims]
+
+
+class LinkCampaign(TypedDict, total=False):
+    """A link's campaign: added as utm_* query items to every web destination a visitor is sent to ..."""
+
+    #: utm_source: who sends the traffic (newsletter, instagram).
+    source: Optional[str]
+    #: utm_medium: the kind of channel (email, social, qr).
+    medium: Optional[str]
+    #: utm_campaign: the campaign's name; also the App Store campaign token (ct, cut to 40 bytes), ...
+    campaign: Optional[str]
+    #: utm_term: the paid keyword.
+    term: Optional[str]
+    #: utm_content: which of several links to the same place.
+    content: Optional[str]
+
+
+class _WebhookRequired(TypedDict):
+    url: str
+
+
+class Webhook(_WebhookRequired, total=False):
+    """Where an app's link events are POSTed: {"webhook": id, "events": [{"id", "type", "created", ..."""
+
+    #: Drawn by the server; ignored on create.
+    id: str
+    #: The event types sent; every type when absent.
+    events: List[Literal["link.created", "link.updated", "link.deleted", "link.clicked"]]
+    description: Optional[str]
+
+
+class _WebhookOutputRequired(TypedDict):
+    id: str
+    url: str
+    events: List[str]
+    app: Identifier
+    name: str
+    createdBy: str
+    createTime: str
+    failures: int
+
+
+class WebhookOutput(_WebhookOutputRequired, total=False):
+    """WebhookOutput"""
+
+    description: Optional[str]
+    #: The signing secret (whsec_…): in Webhooks.Create's answer only, never again.
+    secret: str
+    #: When the next attempt is due after failures.
+    nextAttemptTime: str
 
 
 class DeliveryClaims(TypedDict):
@@ -1166,10 +1266,12 @@ __all__ = [
     "Host",
     "IOSAppID",
     "Identifier",
+    "LinkCampaign",
     "LinkPlatformOptions",
     "LinkPreview",
     "LinksBatchCreateResult",
     "LinksListResult",
+    "LinksQRCodeResult",
     "LinksResolveResult",
     "LinksStatsResult",
     "LinksStatsResultCountsItem",
@@ -1221,4 +1323,9 @@ __all__ = [
     "Version",
     "VersionRange",
     "VersionRangeOutput",
+    "Webhook",
+    "WebhookOutput",
+    "WebhooksDeliveriesResult",
+    "WebhooksDeliveriesResultDeliveriesItem",
+    "WebhooksListResult",
 ]

@@ -30,8 +30,9 @@ _T = TypeVar("_T")
 
 
 def python_name(method: str) -> str:
-    """`CanOpen.GetTable` -> `can_open_get_table`; `rpc.discover` -> `rpc_discover`."""
-    return "_".join(re.sub(r"(?<!^)(?=[A-Z])", "_", part).lower() for part in method.split("."))
+    """`CanOpen.GetTable` -> `can_open_get_table`; `Links.QRCode` -> `links_qr_code`; `rpc.discover` -> `rpc_discover`."""
+    return "_".join(
+        re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", part).lower() for part in method.split("."))
 
 
 #: Every API method and whether it is a read (safe to repeat after the request may have reached the server).

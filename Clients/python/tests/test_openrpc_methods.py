@@ -9,7 +9,7 @@ from routeregistry import METHODS, AsyncClient, Client, python_name
 
 
 def snake(name):
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def test_method_list_equals_the_openrpc_document(openrpc):
@@ -34,14 +34,19 @@ def test_every_method_has_a_client_method_with_the_documented_params(openrpc, cl
 
 
 def test_only_reads_are_retried_after_sending(openrpc):
-    # Writes are the methods that need the releaser or admin role, except the dry-run Preview.
+    # What a method does is the document's x-effect (the server's tests tie it to each method's traits):
+    # only reads are retried after the request went out.
     for method in openrpc["methods"]:
-        write = method["x-access"] in ("releaser", "admin") and method["name"] != "Associations.Preview"
-        write = write and not method["name"].endswith((".Get", ".List"))
-        assert METHODS[method["name"]] == (not write), method["name"]
+        assert method["x-effect"] in ("read", "write"), method["name"]
+        assert METHODS[method["name"]] == (method["x-effect"] == "read"), method["name"]
+    # A releaser's read (the dry-run preview) and an admin's read (the token list) are reads all the same.
+    assert METHODS["Associations.Preview"] and METHODS["Tokens.List"]
+    assert not METHODS["Links.Create"] and not METHODS["Routes.Update"]
 
 
 def test_python_names():
     assert python_name("CanOpen.GetTable") == "can_open_get_table"
+    assert python_name("Links.QRCode") == "links_qr_code"
+    assert python_name("Tokens.WhoAmI") == "tokens_who_am_i"
     assert python_name("Associations.ListRevisions") == "associations_list_revisions"
     assert python_name("rpc.discover") == "rpc_discover"

@@ -532,6 +532,8 @@ def test_links_round_trip(server, admin, validated, names):
     assert resolved["route"] == "offers" and resolved["minVersion"] == "2.0.0"
     assert resolved["decision"]["reason"] == "unsupported_version"
     assert admin.links_stats(links_host, "spring")["total"] == 0
+    qr = admin.links_qr_code(links_host, "spring")
+    assert qr["url"] == f"https://{links_host}/spring?qr=1" and qr["svg"].startswith("<svg ")
     with pytest.raises(RegistryError) as caught:
         admin.links_create(app, {"target": "https://evil.example/"})
     assert caught.value.status == "INVALID_ARGUMENT" and [d["field"] for d in caught.value.details] == ["link.target"]

@@ -8,6 +8,8 @@ import { call, listAll } from "./rpc.js";
 import { errorBox, modal, toast } from "./ui.js";
 import { PLATFORMS, compareVersions, platformName } from "./model.js";
 import { clickChart } from "./chart.js";
+import { qrBox, statsCSV, downloadButton } from "./linkqr.js";
+import { webhooksBox } from "./webhooks.js";
 
 const PAGE = 20;
 
@@ -39,11 +41,16 @@ async function loadApp(appId) {
 const appPicker = (ctx, app, id) => select({ "aria-label": "App", id, onchange: (e) => ctx.go(`#/links/${encodeURIComponent(e.target.value)}`) },
   ctx.apps.map((a) => a.id), app.id);
 const linkHref = (link) => `#/links/${encodeURIComponent(link.app)}/${encodeURIComponent(link.domain)}/${encodeURIComponent(link.code)}`;
-/** A link past its expiry answers 404: the console's Disable sets the expiry to now. */
-const isOff = (link) => link.expiresAt != null && Date.parse(link.expiresAt) <= Date.now();
+/** A disabled link answers 404 until enabled; so does one past its expiry. */
+const isDisabled = (link) => link.disabled === true;
+const isExpired = (link) => link.expiresAt != null && Date.parse(link.expiresAt) <= Date.now();
+const isOff = (link) => isDisabled(link) || isExpired(link);
+/** The campaign's fields, as the form shows them. */
+const UTM = [["source"], ["medium"], ["campaign"], ["term"], ["content"]];
 
 function statusPill(link) {
-  if (isOff(link)) return h("span", { class: "pill switched_off link-status", title: `Expired ${link.expiresAt}: answers 404` }, "⊘ disabled");
+  if (isDisabled(link)) return h("span", { class: "pill switched_off link-status", title: "Disabled: answers 404 until enabled" }, "⊘ disabled");
+  if (isExpired(link)) return h("span", { class: "pill switched_off link-status", title: `Expired ${link.expiresAt}: answers 404` }, "⊘ expired");
   if (link.expiresAt) return h("span", { class: "pill warning link-status", title: `Answers 404 from ${link.expiresAt}` }, `live · expires ${link.expiresAt.slice(0, 10)}`);
   return h("span", { class: "pill open link-status" }, "✓ live");
 }
@@ -56,10 +63,11 @@ async function copy(text) {
 const copyButton = (link, id) => h("button", { type: "button", class: "ghost small copy", id, title: `Copy ${link.shortUrl}`,
   "aria-label": `Copy ${link.shortUrl}`, onclick: () => copy(link.shortUrl) }, "Copy");
 
-/** Disable (expiry now) or enable (no expiry) through Links.Update; resolves the updated link or null. */
+/** Disable or enable through Links.Update (the server's `disabled`; the expiry stays as set); resolves the
+ * updated link or null. */
 async function toggle(link) {
-  const off = isOff(link);
-  const next = { ...link, expiresAt: off ? null : new Date().toISOString() };
+  const off = isDisabled(link);
+  const next = { ...link, disabled: off ? null : true };
   try {
     const updated = await call("Links.Update", { link: next, etag: link.etag });
     toast(`${link.shortUrl} ${off ? "enabled" : "disabled"}`);
@@ -83,6 +91,8 @@ function removeLink(link) {
 
 function renderList(main, ctx, app) {
   const search = h("input", { type: "search", id: "links-search", placeholder: "Search code or target…", "aria-label": "Search links" });
+  const tagFilter = h("input", { type: "search", id: "links-tag", placeholder: "Tag", "aria-label": "Only links with this tag", class: "mono", maxLength: 64 });
+  const campaignFilter = h("input", { type: "search", id: "links-campaign", placeholder: "Campaign", "aria-label": "Only links of this campaign", maxLength: 200 });
   const out = h("div", { id: "links" });
   let tokens = [undefined];
   let index = 0;
@@ -91,9 +101,12 @@ function renderList(main, ctx, app) {
   const load = async () => {
     const mine = ++seq;
     const text = search.value.trim();
+    const tag = tagFilter.value.trim();
+    const campaign = campaignFilter.value.trim();
     let page;
     try {
-      page = await call("Links.List", { app: app.id, pageSize: PAGE, ...(text ? { text } : {}), ...(tokens[index] ? { pageToken: tokens[index] } : {}) });
+      page = await call("Links.List", { app: app.id, pageSize: PAGE, ...(text ? { text } : {}), ...(tag ? { tag } : {}),
+        ...(campaign ? { campaign } : {}), ...(tokens[index] ? { pageToken: tokens[index] } : {}) });
     } catch (error) { if (mine === seq) fill(out, errorBox(error)); return; }
     if (mine !== seq) return; // a newer search answered first
     tokens[index + 1] = page.nextPageToken || undefined;
@@ -103,36 +116,42 @@ function renderList(main, ctx, app) {
       h("td", { class: "nowrap" }, h("span", { class: "mono short-url" }, link.shortUrl), " ", copyButton(link)),
       h("td", { class: "mono target" }, link.target),
       h("td", { class: "title" }, link.preview?.title ?? ""),
+      h("td", { class: "tags" }, ...(link.tags ?? []).map((t) => h("span", { class: "pill tag" }, t)),
+        link.utm?.campaign ? h("span", { class: "muted small campaign", title: "utm_campaign" }, ` ${link.utm.campaign}`) : null),
       h("td", null, statusPill(link)),
       h("td", null, time(link.createTime)),
       ctx.canWrite ? h("td", { class: "row-actions" },
-        h("button", { type: "button", class: "ghost small toggle", onclick: async () => { if (await toggle(link)) load(); } }, isOff(link) ? "Enable" : "Disable"),
+        h("button", { type: "button", class: "ghost small toggle", onclick: async () => { if (await toggle(link)) load(); } }, isDisabled(link) ? "Enable" : "Disable"),
         h("button", { type: "button", class: "ghost small danger delete", onclick: async () => {
           if (await removeLink(link)) { toast(`Deleted ${link.shortUrl}`); load(); }
         } }, "Delete")) : null));
     fill(out,
-      links.length ? table(["Code", "Short URL", "Target", "Title", "Status", "Created", ctx.canWrite ? "" : null].filter((x) => x !== null), rows, { class: "grid-table links-table", id: "links-table" })
-        : h("p", { class: "empty" }, text ? `No link's code or target contains “${text}”.` : "No links yet."),
+      links.length ? table(["Code", "Short URL", "Target", "Title", "Tags · campaign", "Status", "Created", ctx.canWrite ? "" : null].filter((x) => x !== null), rows, { class: "grid-table links-table", id: "links-table" })
+        : h("p", { class: "empty" }, tag || campaign ? "No link matches these filters." : text ? `No link's code or target contains “${text}”.` : "No links yet."),
       h("div", { class: "buttons" },
         h("span", { class: "muted small", id: "links-page" }, `Page ${index + 1}`),
         h("button", { type: "button", class: "ghost", id: "links-newer", disabled: index === 0, onclick: () => { index--; load(); } }, "Newer"),
         h("button", { type: "button", class: "ghost", id: "links-older", disabled: !tokens[index + 1], onclick: () => { index++; load(); } }, "Older")));
     out.dataset.query = text; // what the rows shown answer (tests wait for it)
+    out.dataset.filter = `${tag}|${campaign}`;
   };
   let timer = 0;
-  search.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => { tokens = [undefined]; index = 0; load(); }, 250);
-  });
+  for (const field of [search, tagFilter, campaignFilter]) {
+    field.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { tokens = [undefined]; index = 0; load(); }, 250);
+    });
+  }
 
   const add = ctx.canWrite && app.linkDomains.length
     ? h("a", { class: "button primary", id: "new-link", href: `#/links/${encodeURIComponent(app.id)}/new` }, "New link") : null;
   fill(main,
     heading(`${app.name} · links`, appPicker(ctx, app, "links-app"), add),
     app.linkDomains.length
-      ? h("p", { class: "muted" }, `Short links on ${app.linkDomains.join(", ")}. Disable sets a link's expiry to now (it answers 404 until enabled again); delete is for good.`)
+      ? h("p", { class: "muted" }, `Short links on ${app.linkDomains.join(", ")}. Disable switches a link off (it answers 404 until enabled again); delete is for good.`)
       : h("p", { class: "empty", id: "no-link-domain" }, `${app.id} has no link domain yet: an admin adds one with routereg domain add HOST --app ${app.id} --links --since ios=VERSION.`),
-    h("div", { class: "matrix-bar" }, search), out);
+    h("div", { class: "matrix-bar" }, search, tagFilter, campaignFilter), out,
+    ctx.canWrite ? h("section", { class: "card" }, h("h2", null, "Webhooks"), webhooksBox(app)) : null);
   return load().then(() => ({ refresh: () => load(), stop: () => clearTimeout(timer) }));
 }
 
@@ -177,6 +196,8 @@ function renderNew(main, ctx, app) {
   const fallbacks = Object.fromEntries(PLATFORMS.map(([p]) => [p, input(`${p}Fallback`, { class: "mono", placeholder: "empty: the target on the web", maxLength: 2048 })]));
   const expires = input("expires", { type: "datetime-local" });
   const skip = h("input", { type: "checkbox", name: "skipLanding", id: "link-skipLanding" });
+  const utm = Object.fromEntries(UTM.map(([k]) => [k, input(`utm-${k}`, { maxLength: 200, placeholder: `utm_${k}` })]));
+  const tags = input("tags", { class: "mono", placeholder: "promo, q3", title: "letters, digits and _ - . : separated by commas" });
   const problem = h("div", { id: "create-error" });
   const submit = h("button", { type: "submit", class: "primary", id: "create-link" }, "Create link");
   const preview = h("div", { class: "link-previews", id: "link-preview" });
@@ -213,6 +234,10 @@ function renderNew(main, ctx, app) {
     }
     if (expires.value) link.expiresAt = new Date(expires.value).toISOString();
     if (skip.checked) link.skipLanding = true;
+    const campaign = Object.fromEntries(UTM.map(([k]) => [k, v(utm[k])]).filter(([, x]) => x));
+    if (Object.keys(campaign).length) link.utm = campaign;
+    const tagList = tags.value.split(",").map((t) => t.trim()).filter(Boolean);
+    if (tagList.length) link.tags = tagList;
     return link;
   };
 
@@ -267,7 +292,9 @@ function renderNew(main, ctx, app) {
       field(`${label} minimum version`, mins[p], "later than the route's since, or ignored"),
       field(`${label} fallback URL`, fallbacks[p], "the landing page's web button"),
     ]),
-    field("Skip the landing page", skip, "phones go straight to the target")),
+    field("Skip the landing page", skip, "phones go straight to the target"),
+    UTM.map(([k]) => field(`Campaign ${k}`, utm[k], `utm_${k}: added to the web and store destinations`)),
+    field("Tags", tags, "comma-separated; the list filters by one")),
   problem, h("div", { class: "buttons" }, submit,
     h("a", { class: "button ghost", href: `#/links/${encodeURIComponent(app.id)}` }, "Cancel")));
   form.addEventListener("input", changed);
@@ -340,6 +367,8 @@ async function renderLink(main, ctx, app, domain, code) {
   const landingPlatform = select({ id: "landing-platform", "aria-label": "Landing page for" }, PLATFORMS, "ios");
   const days = select({ id: "clicks-days", "aria-label": "Days" }, [["14", "14 days"], ["30", "30 days"], ["90", "90 days"]], "14");
   const actions = h("div", { class: "actions" });
+  const qrCard = h("div", { id: "link-qr-card" });
+  let lastCounts = [];
 
   const showLink = () => {
     const row = (term, ...value) => [h("dt", null, term), h("dd", null, value)];
@@ -350,6 +379,8 @@ async function renderLink(main, ctx, app, domain, code) {
       row("Desktop URL", h("span", { class: "mono", id: "link-desktop" }, link.desktopUrl ?? "— (the target)")),
       PLATFORMS.map(([p, label]) => link[p]?.fallbackUrl ? row(`${label} fallback`, h("span", { class: "mono" }, link[p].fallbackUrl)) : null),
       row("Skip landing", link.skipLanding ? "yes: phones go straight to the target" : "no"),
+      link.utm ? row("Campaign", h("span", { class: "mono", id: "link-utm" }, Object.entries(link.utm).map(([k, v]) => `utm_${k}=${v}`).join(" "))) : null,
+      link.tags?.length ? row("Tags", h("span", { id: "link-tags" }, ...link.tags.map((t) => h("span", { class: "pill tag" }, t)))) : null,
       row("Created", time(link.createTime), ` by ${link.createdBy ?? "?"}`),
       link.updateTime && link.updateTime !== link.createTime ? row("Updated", time(link.updateTime)) : null);
     fill(previewBox, previews(app, link, landingPlatform));
@@ -357,7 +388,7 @@ async function renderLink(main, ctx, app, domain, code) {
       h("button", { type: "button", class: "ghost", id: "link-toggle", onclick: async () => {
         const updated = await toggle(link);
         if (updated) { link = updated; showLink(); explain(); }
-      } }, isOff(link) ? "Enable" : "Disable"),
+      } }, isDisabled(link) ? "Enable" : "Disable"),
       h("button", { type: "button", class: "ghost danger", id: "link-delete", onclick: async () => {
         if (await removeLink(link)) { toast(`Deleted ${link.shortUrl}`); ctx.go(`#/links/${encodeURIComponent(app.id)}`); }
       } }, "Delete")] : null,
@@ -370,7 +401,9 @@ async function renderLink(main, ctx, app, domain, code) {
     try {
       const stats = await call("Links.Stats", { domain: link.domain, code: link.code });
       const open = chartBox.querySelector("details")?.open; // a refresh keeps the table open
-      fill(chartBox, h("p", { class: "muted", id: "clicks-total" }, `${stats.total} click${stats.total === 1 ? "" : "s"} in all`),
+      lastCounts = stats.counts;
+      const split = stats.bots == null ? "" : `: ${stats.people} by people, ${stats.bots} by bots`;
+      fill(chartBox, h("p", { class: "muted", id: "clicks-total" }, `${stats.total} click${stats.total === 1 ? "" : "s"} in all${split}`),
         clickChart(stats.counts, { days: Number(days.value) }));
       if (open) chartBox.querySelector("details").open = true;
       chartBox.dataset.total = String(stats.total);
@@ -385,9 +418,11 @@ async function renderLink(main, ctx, app, domain, code) {
     h("section", { class: "card" }, facts),
     h("section", { class: "card" }, h("h2", null, "Minimum version, per platform"), minimums),
     h("section", { class: "card" }, h("div", { class: "page-head" }, h("h2", null, "Clicks per day"),
-      h("div", { class: "actions" }, days, h("button", { type: "button", class: "ghost", id: "clicks-refresh", onclick: loadClicks }, "Refresh"))), chartBox),
+      h("div", { class: "actions" }, days, h("button", { type: "button", class: "ghost", id: "clicks-refresh", onclick: loadClicks }, "Refresh"),
+        downloadButton("Download CSV", `${link.code}-clicks.csv`, "text/csv", () => statsCSV(lastCounts), "clicks-csv"))), chartBox),
+    h("section", { class: "card" }, h("h2", null, "QR code"), qrCard),
     h("section", { class: "card" }, h("div", { class: "page-head" }, h("h2", null, "Preview"), landingPlatform), previewBox));
-  await Promise.all([explain(), loadClicks()]);
+  await Promise.all([explain(), loadClicks(), qrBox(link).then((box) => fill(qrCard, box))]);
   const poll = setInterval(loadClicks, 10000); // clicks are counted in memory and readable at once
   return { stop: () => clearInterval(poll) };
 }
@@ -462,7 +497,7 @@ function minimumView(rows, link) {
       : `${platformName(r.platform)}: no route claims the short URL, so every version gets the landing page, whose first button opens the target.`));
   return [
     table(["Platform", "Minimum", "From", "Why", "Today"], body, { class: "grid-table minimums", id: "minimums" }),
-    isOff(link) ? h("p", { class: "muted small" }, "Disabled: Links.Resolve answers NOT_FOUND, so this is worked out from the route deciding the target.") : null,
+    isOff(link) ? h("p", { class: "muted small" }, "Off (disabled or expired): Links.Resolve answers NOT_FOUND, so this is worked out from the route deciding the target.") : null,
     h("ul", { class: "muted small short-route" }, notes),
   ];
 }

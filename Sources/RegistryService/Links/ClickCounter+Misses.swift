@@ -13,6 +13,8 @@ extension ClickCounter {
         case deleted
         /// A long link (`/?link=…`) that is not served (no `link`, or one outside the app's domains).
         case refused
+        /// The link is switched off (`disabled`).
+        case disabled
 
         /// Its name in the store and in the metric's `outcome` label.
         public var name: String { LinkMissKey.outcomes[Int(rawValue)] }

@@ -2,7 +2,7 @@ import Foundation
 import RouteStore
 import ThreadShards
 
-/// Clicks counted in memory, per link × day × platform × outcome, and written to PostgreSQL in batches
+/// Clicks counted in memory, per link × day × platform × outcome × source, and written to PostgreSQL in batches
 /// (`RegistryService.flushClicks`, every few seconds and at a graceful stop): a click costs a lock of its
 /// thread's shard and a dictionary increment, never a database write.
 ///
@@ -17,6 +17,8 @@ public final class ClickCounter: Sendable {
     /// What they were answered: `crawler`, `landing` or `redirect` (`not_found` is what servers before
     /// issue 41 counted misses as; misses are `ClickCounter+Misses` now).
     public static let outcomes = ["crawler", "landing", "redirect", "not_found"]
+    /// Where the click came from: `link` (the short URL), `qr` (its QR code, which carries `?qr=1`).
+    public static let sources = [ClickKey.linkSource, "qr"]
 
     /// A click's counter, compact: the day as a number and the platform and outcome as indexes, so counting
     /// hashes two strings, not five.
@@ -26,16 +28,21 @@ public final class ClickCounter: Sendable {
         var day: Int32
         var platform: UInt8
         var outcome: UInt8
+        var source: UInt8
         /// The domain and code hashed once (`Tally`), so hashing a key hashes integers only; equal keys have
         /// equal hints.
         var hint: Int
 
-        init(domain: String, code: String, day: Int32, platform: UInt8, outcome: UInt8, hint: Int? = nil) {
+        init(
+            domain: String, code: String, day: Int32, platform: UInt8, outcome: UInt8, source: UInt8 = 0,
+            hint: Int? = nil
+        ) {
             self.domain = domain
             self.code = code
             self.day = day
             self.platform = platform
             self.outcome = outcome
+            self.source = source
             self.hint = hint ?? Self.hint(domain: domain, code: code)
         }
 
@@ -51,6 +58,7 @@ public final class ClickCounter: Sendable {
             hasher.combine(day)
             hasher.combine(platform)
             hasher.combine(outcome)
+            hasher.combine(source)
         }
     }
 
@@ -61,16 +69,20 @@ public final class ClickCounter: Sendable {
         let code: String
         let platform: UInt8
         let outcome: UInt8
+        let source: UInt8
         let hint: Int
     }
 
-    /// The tally of `platform` and `outcome` (entries of `platforms` and `outcomes`) for a link; nil for others.
-    public func tally(domain: String, code: String, platform: String, outcome: String) -> Tally? {
+    /// The tally of `platform`, `outcome` and `source` (entries of `platforms`, `outcomes` and `sources`) for a
+    /// link; nil for others.
+    public func tally(
+        domain: String, code: String, platform: String, outcome: String, source: String = ClickKey.linkSource
+    ) -> Tally? {
         guard let platform = Self.platforms.firstIndex(of: platform),
-            let outcome = Self.outcomes.firstIndex(of: outcome)
+            let outcome = Self.outcomes.firstIndex(of: outcome), let source = Self.sources.firstIndex(of: source)
         else { return nil }
         return Tally(
-            domain: domain, code: code, platform: UInt8(platform), outcome: UInt8(outcome),
+            domain: domain, code: code, platform: UInt8(platform), outcome: UInt8(outcome), source: UInt8(source),
             hint: Key.hint(domain: domain, code: code))
     }
 
@@ -78,7 +90,7 @@ public final class ClickCounter: Sendable {
     public func count(_ tally: Tally, at date: Date) {
         let key = Key(
             domain: tally.domain, code: tally.code, day: Int32(date.timeIntervalSince1970 / 86_400),
-            platform: tally.platform, outcome: tally.outcome, hint: tally.hint)
+            platform: tally.platform, outcome: tally.outcome, source: tally.source, hint: tally.hint)
         add(key)
     }
 
@@ -91,16 +103,15 @@ public final class ClickCounter: Sendable {
 
     public init() {}
 
-    /// Counts one click at `date` (its UTC day); `platform` and `outcome` name entries of `platforms` and
-    /// `outcomes` (anything else is not counted).
-    public func count(domain: String, code: String, platform: String, outcome: String, at date: Date = Date()) {
-        guard let platform = Self.platforms.firstIndex(of: platform),
-            let outcome = Self.outcomes.firstIndex(of: outcome)
+    /// Counts one click at `date` (its UTC day); `platform`, `outcome` and `source` name entries of
+    /// `platforms`, `outcomes` and `sources` (anything else is not counted).
+    public func count(
+        domain: String, code: String, platform: String, outcome: String, source: String = ClickKey.linkSource,
+        at date: Date = Date()
+    ) {
+        guard let tally = tally(domain: domain, code: code, platform: platform, outcome: outcome, source: source)
         else { return }
-        let key = Key(
-            domain: domain, code: code, day: Int32(date.timeIntervalSince1970 / 86_400), platform: UInt8(platform),
-            outcome: UInt8(outcome))
-        add(key)
+        count(tally, at: date)
     }
 
     private func add(_ key: Key) { counts.withLock { $0[key, default: 0] += 1 } }
@@ -143,17 +154,18 @@ public final class ClickCounter: Sendable {
     static func stored(_ key: Key) -> ClickKey {
         ClickKey(
             domain: key.domain, code: key.code, day: dayText(Int(key.day)), platform: platforms[Int(key.platform)],
-            outcome: outcomes[Int(key.outcome)])
+            outcome: outcomes[Int(key.outcome)], source: sources[Int(key.source)])
     }
 
     /// The counter in memory, back from the store's form.
     static func compact(_ key: ClickKey) -> Key? {
         guard let platform = platforms.firstIndex(of: key.platform), let outcome = outcomes.firstIndex(of: key.outcome),
+            let source = sources.firstIndex(of: key.source),
             let date = try? Date(key.day + "T00:00:00Z", strategy: .iso8601)
         else { return nil }
         return Key(
             domain: key.domain, code: key.code, day: Int32(date.timeIntervalSince1970 / 86_400),
-            platform: UInt8(platform), outcome: UInt8(outcome))
+            platform: UInt8(platform), outcome: UInt8(outcome), source: UInt8(source))
     }
 
     /// `YYYY-MM-DD` of a day number since 1970-01-01 (the proleptic Gregorian calendar, Howard Hinnant's

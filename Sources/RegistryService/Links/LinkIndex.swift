@@ -12,9 +12,10 @@ public struct LinkHit: Sendable, Hashable {
     /// Seconds since 1970 when it stops working; infinity when it does not.
     var expires: Double
     var deleted: Bool
+    var disabled: Bool
 
     /// Whether a visitor is sent anywhere at `now`.
-    public func isLive(at now: Date) -> Bool { !deleted && now.timeIntervalSince1970 < expires }
+    public func isLive(at now: Date) -> Bool { !deleted && !disabled && now.timeIntervalSince1970 < expires }
 }
 
 /// A link as the index holds it: what a click or `Links.Resolve` needs, nothing of its metadata.
@@ -30,7 +31,9 @@ public struct IndexedLink: Sendable, Hashable {
     public var slot: Int32
 
     /// Whether a visitor is sent anywhere at `now`.
-    public func isLive(at now: Date) -> Bool { !deleted && (expiresAt.map { now < $0 } ?? true) }
+    public func isLive(at now: Date) -> Bool {
+        !deleted && link.disabled != true && (expiresAt.map { now < $0 } ?? true)
+    }
 }
 
 /// Every short link in memory, by domain and code, so a click is answered without the database.
@@ -49,6 +52,7 @@ public final class LinkIndex: Sendable {
         let android: LinkPlatformOptions?
         let skipLanding: Bool?
         let expiresText: String?
+        let utm: LinkCampaign?
 
         init(_ link: ShortLink) {
             desktopUrl = link.desktopUrl
@@ -57,11 +61,12 @@ public final class LinkIndex: Sendable {
             android = link.android
             skipLanding = link.skipLanding
             expiresText = link.expiresAt
+            utm = link.utm
         }
 
         static func of(_ link: ShortLink) -> Extras? {
             link.desktopUrl == nil && link.preview == nil && link.ios == nil && link.android == nil
-                && link.skipLanding == nil && link.expiresAt == nil ? nil : Extras(link)
+                && link.skipLanding == nil && link.expiresAt == nil && link.utm == nil ? nil : Extras(link)
         }
     }
 
@@ -73,6 +78,7 @@ public final class LinkIndex: Sendable {
         var expires: Double
         var changeID: Int64
         var deleted: Bool
+        var disabled: Bool
         var slot: Int32
     }
 
@@ -100,7 +106,8 @@ public final class LinkIndex: Sendable {
     public func hit(domain: String, code: String) -> LinkHit? {
         guard let entry = state.withLock({ $0.domains[domain]?[code] }) else { return nil }
         return LinkHit(
-            app: entry.app, slot: entry.slot, changeID: entry.changeID, expires: entry.expires, deleted: entry.deleted)
+            app: entry.app, slot: entry.slot, changeID: entry.changeID, expires: entry.expires, deleted: entry.deleted,
+            disabled: entry.disabled)
     }
 
     /// The link of `code` on `domain`, deleted or expired ones included (the caller decides what it shows).
@@ -111,7 +118,8 @@ public final class LinkIndex: Sendable {
             link: ShortLink(
                 domain: domain, code: code, target: entry.target, desktopUrl: extras?.desktopUrl,
                 preview: extras?.preview, ios: extras?.ios, android: extras?.android,
-                expiresAt: extras?.expiresText, skipLanding: extras?.skipLanding),
+                expiresAt: extras?.expiresText, skipLanding: extras?.skipLanding, utm: extras?.utm,
+                disabled: entry.disabled ? true : nil),
             app: entry.app, expiresAt: entry.expires.isFinite ? Date(timeIntervalSince1970: entry.expires) : nil,
             deleted: entry.deleted, changeID: entry.changeID, slot: entry.slot)
     }
@@ -137,7 +145,7 @@ public final class LinkIndex: Sendable {
                 let entry = Entry(
                     target: link.target, app: stored.app, extras: Extras.of(link),
                     expires: stored.expires ?? .infinity, changeID: stored.changeID,
-                    deleted: stored.deleted, slot: held?.slot ?? state.nextSlot)
+                    deleted: stored.deleted, disabled: link.disabled == true, slot: held?.slot ?? state.nextSlot)
                 state.domains[link.domain, default: [:]][link.code] = entry
                 if held == nil {
                     state.count += 1

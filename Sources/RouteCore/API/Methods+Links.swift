@@ -109,9 +109,15 @@ extension API {
             public var app: String?
             /// Only links whose code or target contains this text (case-insensitive).
             public var text: String?
-            public init(app: String? = nil, text: String? = nil) {
+            /// Only links carrying this tag.
+            public var tag: String?
+            /// Only links whose campaign (`utm.campaign`) is this.
+            public var campaign: String?
+            public init(app: String? = nil, text: String? = nil, tag: String? = nil, campaign: String? = nil) {
                 self.app = app
                 self.text = text
+                self.tag = tag
+                self.campaign = campaign
             }
         }
         public typealias Input = ListRequest<Filter>
@@ -214,11 +220,19 @@ extension API {
             public var platform: String
             /// `crawler`, `landing`, `redirect` or `not_found`.
             public var outcome: String
+            /// `link` (the short URL) or `qr` (a scan of its QR code); absent from older servers: `link`.
+            public var source: String?
+            /// `bot` (link-preview fetchers, search engines and monitors: the `crawler` platform) or `person`.
+            public var visitor: String?
             public var count: Int
-            public init(day: String, platform: String, outcome: String, count: Int) {
+            public init(
+                day: String, platform: String, outcome: String, source: String? = "link", count: Int
+            ) {
                 self.day = day
                 self.platform = platform
                 self.outcome = outcome
+                self.source = source
+                self.visitor = platform == "crawler" ? "bot" : "person"
                 self.count = count
             }
         }
@@ -241,12 +255,17 @@ extension API {
             /// Newest day first.
             public var counts: [Count]
             public var total: Int
+            /// Of `total`, the clicks of people and of bots (nil from older servers).
+            public var people: Int?
+            public var bots: Int?
             /// The link's domain's misses of the last `missDays` days, newest first (nil from older servers).
             public var domainMisses: [Miss]?
-            public init(name: String, counts: [Count], total: Int, domainMisses: [Miss]? = nil) {
+            public init(name: String, counts: [Count], domainMisses: [Miss]? = nil) {
                 self.name = name
                 self.counts = counts
-                self.total = total
+                self.total = counts.reduce(0) { $0 + $1.count }
+                self.bots = counts.filter { $0.visitor == "bot" }.reduce(0) { $0 + $1.count }
+                self.people = total - (bots ?? 0)
                 self.domainMisses = domainMisses
             }
         }

@@ -5,7 +5,8 @@
 /// Who is asking for a short link, as far as the User-Agent tells: decides which answer the link domain serves
 /// (a preview page for crawlers, the landing page or the store for phones, the web for desktops).
 public enum LinkVisitor: String, Sendable, Hashable {
-    /// A link-preview fetcher (chat apps, social networks) or a search engine: gets the Open Graph page.
+    /// A link-preview fetcher (chat apps, social networks), a search engine or an uptime monitor: gets the Open
+    /// Graph page, and is counted as a bot.
     case crawler
     /// iPhone, iPad (in mobile mode) or iPod touch.
     case ios
@@ -82,6 +83,14 @@ public enum LinkVisitor: String, Sendable, Hashable {
         "kakaotalk-scrap",  // not "KAKAOTALK", its in-app browser
         "mastodon/",  // each Mastodon server fetches previews itself
         "cardyb",  // Bluesky
+        // Uptime monitors: bots, not people, in a link's stats (they get the preview page, a 200).
+        "uptimerobot",
+        "pingdom",
+        "statuscake",
+        "site24x7",
+        "datadog/synthetics",
+        "newrelicpinger",
+        "checkly",
     ]
 
     static let crawlerTokenBytes: [[UInt8]] = crawlerTokens.map { Array($0.utf8) }

@@ -24,6 +24,8 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
     case links(host: String)
     /// `domains/{host}/links/{code}`.
     case link(String, String)
+    /// `apps/{app}/webhooks/{id}`.
+    case webhook(app: String, id: String)
 
     /// The name as the API spells it.
     public var description: String {
@@ -39,6 +41,7 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
         case .token(let id): "tokens/\(id)"
         case .links(let host): "\(ResourceName.domain(host))/links"
         case .link(let host, let code): "\(ResourceName.links(host: host))/\(code)"
+        case .webhook(let app, let id): "\(ResourceName.app(app))/webhooks/\(id)"
         }
     }
 
@@ -52,6 +55,7 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
         case ("apps", 2): self = .app(parts[1])
         case ("apps", 3) where parts[2] == "routes": self = .routes(app: parts[1])
         case ("apps", 4) where parts[2] == "routes": self = .route(app: parts[1], id: parts[3])
+        case ("apps", 4) where parts[2] == "webhooks": self = .webhook(app: parts[1], id: parts[3])
         case ("apps", 6) where parts[2] == "platforms" && parts[4] == "releases":
             guard let platform = Platform(rawValue: parts[3]), let version = try? Version(parts[5]) else { return nil }
             self = .release(app: parts[1], platform: platform, version: version)

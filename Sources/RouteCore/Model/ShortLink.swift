@@ -23,11 +23,22 @@ public struct ShortLink: Sendable, Hashable, Codable {
     public var expiresAt: String?
     /// Phones skip the landing page and go straight to the target (FDL's `efr=1`).
     public var skipLanding: Bool?
+    /// The campaign added to every web destination and store link (never to the deep link itself).
+    public var utm: LinkCampaign?
+    /// Labels to group links by (`Links.List` filters by one): at most `maxTags`, each matching `tagPattern`.
+    public var tags: [String]?
+    /// Switched off: answers 404 like an expired link until switched on again; nothing else about it changes.
+    public var disabled: Bool?
+
+    /// The most tags a link carries.
+    public static let maxTags = 20
+    /// What a tag may be: 1 to 64 of letters, digits and `_ - . :`.
+    public static let tagPattern = "^[A-Za-z0-9_.:-]{1,64}$"
 
     public init(
         domain: String, code: String = "", target: String, desktopUrl: String? = nil, preview: LinkPreview? = nil,
         ios: LinkPlatformOptions? = nil, android: LinkPlatformOptions? = nil, expiresAt: String? = nil,
-        skipLanding: Bool? = nil
+        skipLanding: Bool? = nil, utm: LinkCampaign? = nil, tags: [String]? = nil, disabled: Bool? = nil
     ) {
         self.domain = domain
         self.code = code
@@ -38,10 +49,13 @@ public struct ShortLink: Sendable, Hashable, Codable {
         self.android = android
         self.expiresAt = expiresAt
         self.skipLanding = skipLanding
+        self.utm = utm
+        self.tags = tags
+        self.disabled = disabled
     }
 
     enum CodingKeys: String, CodingKey {
-        case domain, code, target, desktopUrl, preview, ios, android, expiresAt, skipLanding
+        case domain, code, target, desktopUrl, preview, ios, android, expiresAt, skipLanding, utm, tags, disabled
     }
 
     /// `domain` and `code` may be absent on create (the app's link domain, a drawn code): they decode as "".
@@ -56,6 +70,9 @@ public struct ShortLink: Sendable, Hashable, Codable {
         android = try c.decodeIfPresent(LinkPlatformOptions.self, forKey: .android)
         expiresAt = try c.decodeIfPresent(String.self, forKey: .expiresAt)
         skipLanding = try c.decodeIfPresent(Bool.self, forKey: .skipLanding)
+        utm = try c.decodeIfPresent(LinkCampaign.self, forKey: .utm)
+        tags = try c.decodeIfPresent([String].self, forKey: .tags)
+        disabled = try c.decodeIfPresent(Bool.self, forKey: .disabled)
     }
 
     /// An empty `domain` or `code` (not chosen yet) is left out, as it decodes.
@@ -70,6 +87,23 @@ public struct ShortLink: Sendable, Hashable, Codable {
         try c.encodeIfPresent(android, forKey: .android)
         try c.encodeIfPresent(expiresAt, forKey: .expiresAt)
         try c.encodeIfPresent(skipLanding, forKey: .skipLanding)
+        try c.encodeIfPresent(utm, forKey: .utm)
+        try c.encodeIfPresent(tags, forKey: .tags)
+        try c.encodeIfPresent(disabled, forKey: .disabled)
+    }
+
+    /// Whether the tag matches `tagPattern`.
+    public static func isValidTag(_ tag: String) -> Bool {
+        (1...64).contains(tag.utf8.count)
+            && tag.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"),
+                    UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
     }
 
     /// The options of `platform`.

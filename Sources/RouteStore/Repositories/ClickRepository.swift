@@ -1,7 +1,8 @@
 import Foundation
 import RouteCore
 
-/// One counter of clicks: a link on a day (UTC), by the visitor's platform and what it was answered.
+/// One counter of clicks: a link on a day (UTC), by the visitor's platform, what it was answered and where the
+/// click came from.
 public struct ClickKey: Sendable, Hashable {
     public var domain: String
     public var code: String
@@ -11,13 +12,21 @@ public struct ClickKey: Sendable, Hashable {
     public var platform: String
     /// `crawler`, `landing`, `redirect` or `not_found`.
     public var outcome: String
+    /// `link` (a tap on the short URL) or `qr` (a scan of its QR code).
+    public var source: String
 
-    public init(domain: String, code: String, day: String, platform: String, outcome: String) {
+    /// The source of a tap on the short URL, the one `link_clicks` holds.
+    public static let linkSource = "link"
+
+    public init(
+        domain: String, code: String, day: String, platform: String, outcome: String, source: String = linkSource
+    ) {
         self.domain = domain
         self.code = code
         self.day = day
         self.platform = platform
         self.outcome = outcome
+        self.source = source
     }
 }
 
@@ -25,34 +34,54 @@ public struct ClickKey: Sendable, Hashable {
 public struct ClickRepository: Sendable {
     public init() {}
 
-    /// Adds `counts` to the stored counters, in one statement.
+    /// Adds `counts` to the stored counters: taps to `link_clicks`, other sources to `link_click_sources`
+    /// (migration 0012 says why two tables), one statement each.
     public func add(_ counts: [ClickKey: Int], in tx: Transaction) throws {
-        guard !counts.isEmpty else { return }
         let entries = counts.sorted {
             ($0.key.domain, $0.key.code, $0.key.day) < ($1.key.domain, $1.key.code, $1.key.day)
         }
-        try tx.query(
-            """
-            INSERT INTO link_clicks (domain, code, day, platform, outcome, count)
-            SELECT * FROM unnest(\(entries.map(\.key.domain))::text[], \(entries.map(\.key.code))::text[],
-                \(entries.map(\.key.day))::date[], \(entries.map(\.key.platform))::text[],
-                \(entries.map(\.key.outcome))::text[], \(entries.map { Int64($0.value) })::bigint[])
-            ON CONFLICT (domain, code, day, platform, outcome) DO UPDATE SET count = link_clicks.count + EXCLUDED.count
-            """)
+        let taps = entries.filter { $0.key.source == ClickKey.linkSource }
+        let others = entries.filter { $0.key.source != ClickKey.linkSource }
+        if !taps.isEmpty {
+            try tx.query(
+                """
+                INSERT INTO link_clicks (domain, code, day, platform, outcome, count)
+                SELECT * FROM unnest(\(taps.map(\.key.domain))::text[], \(taps.map(\.key.code))::text[],
+                    \(taps.map(\.key.day))::date[], \(taps.map(\.key.platform))::text[],
+                    \(taps.map(\.key.outcome))::text[], \(taps.map { Int64($0.value) })::bigint[])
+                ON CONFLICT (domain, code, day, platform, outcome) DO UPDATE SET count = link_clicks.count + EXCLUDED.count
+                """)
+        }
+        if !others.isEmpty {
+            try tx.query(
+                """
+                INSERT INTO link_click_sources (domain, code, day, platform, outcome, source, count)
+                SELECT * FROM unnest(\(others.map(\.key.domain))::text[], \(others.map(\.key.code))::text[],
+                    \(others.map(\.key.day))::date[], \(others.map(\.key.platform))::text[],
+                    \(others.map(\.key.outcome))::text[], \(others.map(\.key.source))::text[],
+                    \(others.map { Int64($0.value) })::bigint[])
+                ON CONFLICT (domain, code, day, platform, outcome, source)
+                DO UPDATE SET count = link_click_sources.count + EXCLUDED.count
+                """)
+        }
     }
 
-    /// A link's counters, by day (newest first), platform and outcome.
+    /// A link's counters of every source, by day (newest first), platform, outcome and source.
     public func counts(domain: String, code: String, in tx: Transaction) throws -> [(key: ClickKey, count: Int)] {
         try tx.query(
             """
-            SELECT domain, code, day::text AS day, platform, outcome, count FROM link_clicks
-            WHERE domain = \(domain) AND code = \(code) ORDER BY day DESC, platform, outcome
+            SELECT day::text AS day, platform, outcome, 'link' AS source, count FROM link_clicks
+            WHERE domain = \(domain) AND code = \(code)
+            UNION ALL
+            SELECT day::text AS day, platform, outcome, source, count FROM link_click_sources
+            WHERE domain = \(domain) AND code = \(code)
+            ORDER BY day DESC, platform, outcome, source
             """
         ).map { row in
             (
                 ClickKey(
-                    domain: try row.string("domain"), code: try row.string("code"), day: try row.string("day"),
-                    platform: try row.string("platform"), outcome: try row.string("outcome")),
+                    domain: domain, code: code, day: try row.string("day"), platform: try row.string("platform"),
+                    outcome: try row.string("outcome"), source: try row.string("source")),
                 try row.int("count")
             )
         }

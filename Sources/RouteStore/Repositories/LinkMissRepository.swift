@@ -3,9 +3,9 @@ import RouteCore
 /// One counter of visits that found no link: a link domain on a day (UTC), by why. It names no code, so
 /// what a visitor typed is never stored, and there are at most `outcomes.count` rows per domain and day.
 public struct LinkMissKey: Sendable, Hashable {
-    /// Why a visit found no link: the code was never used, the link expired, it was deleted, or a long link
-    /// (`/?link=…`) was not served.
-    public static let outcomes = ["unknown", "expired", "deleted", "refused"]
+    /// Why a visit found no link: the code was never used, the link expired, it was deleted, a long link
+    /// (`/?link=…`) was not served, or the link is switched off.
+    public static let outcomes = ["unknown", "expired", "deleted", "refused", "disabled"]
 
     public var domain: String
     /// `YYYY-MM-DD`, UTC.

@@ -1,7 +1,7 @@
 import Foundation
 import RouteCore
 
-/// A link as the in-memory index reads it: what a click needs, none of the row's bookkeeping.
+/// A link as the in-memory index reads it: what a click needs (so not its tags), none of the row's bookkeeping.
 public struct LinkIndexRow: Sendable, Hashable {
     public var link: ShortLink
     public var app: String
@@ -21,9 +21,11 @@ extension LinkRepository {
             SELECT domain, code, app, target, change_id, deleted_at IS NOT NULL AS deleted,
                 extract(epoch FROM expires_at)::float8 AS expires,
                 CASE WHEN num_nonnulls(desktop_url, preview_title, preview_description, preview_image_url,
-                    ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, skip_landing) = 0
+                    ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, skip_landing, utm,
+                    disabled) = 0
                 THEN NULL ELSE json_build_array(desktop_url, preview_title, preview_description, preview_image_url,
-                    ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, skip_landing)::text
+                    ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, skip_landing, utm,
+                    disabled)::text
                 END AS extras
             FROM links WHERE change_id > \(after) ORDER BY change_id LIMIT \(limit)
             """
@@ -47,8 +49,8 @@ extension LinkRepository {
 
     /// The folded columns, in the order `changedForIndex` builds them.
     private static func fill(_ link: inout ShortLink, extras: String) throws {
-        guard let values = try JSONSerialization.jsonObject(with: Data(extras.utf8)) as? [Any], values.count == 9
-        else { throw StoreError(.decodingFailed, detail: "column extras is not the link's nine fields") }
+        guard let values = try JSONSerialization.jsonObject(with: Data(extras.utf8)) as? [Any], values.count == 11
+        else { throw StoreError(.decodingFailed, detail: "column extras is not the link's eleven fields") }
         func text(_ at: Int) -> String? { values[at] as? String }
         link.desktopUrl = text(0)
         if text(1) != nil || text(2) != nil || text(3) != nil {
@@ -61,5 +63,11 @@ extension LinkRepository {
             link.android = LinkPlatformOptions(minVersion: text(6), fallbackUrl: text(7))
         }
         link.skipLanding = values[8] as? Bool
+        if let utm = values[9] as? [String: Any] {
+            link.utm = LinkCampaign(
+                source: utm["source"] as? String, medium: utm["medium"] as? String,
+                campaign: utm["campaign"] as? String, term: utm["term"] as? String, content: utm["content"] as? String)
+        }
+        link.disabled = values[10] as? Bool
     }
 }

@@ -17,7 +17,9 @@ public struct StoredLink: Sendable, Hashable {
     public var changeID: Int64
 
     /// Whether a visitor is sent anywhere at `now`.
-    public func isLive(at now: Date) -> Bool { !deleted && (expiresAt.map { now < $0 } ?? true) }
+    public func isLive(at now: Date) -> Bool {
+        !deleted && link.disabled != true && (expiresAt.map { now < $0 } ?? true)
+    }
 }
 
 /// Short links (`domains/{host}/links/{code}`), in a table of their own: writing one regenerates nothing.
@@ -28,7 +30,7 @@ public struct LinkRepository: Sendable {
     private static let columns: SQLQuery = """
         domain, code, app, target, desktop_url, preview_title, preview_description, preview_image_url,
         ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, expires_at, skip_landing,
-        created_by, deleted_at, etag, created_at, updated_at, change_id
+        utm::text AS utm, tags, disabled, created_by, deleted_at, etag, created_at, updated_at, change_id
         """
 
     /// Stores a new link; ALREADY_EXISTS if its code is taken on its domain (deleted links included).
@@ -39,11 +41,12 @@ public struct LinkRepository: Sendable {
                     """
                     INSERT INTO links (domain, code, app, target, desktop_url, preview_title, preview_description,
                         preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
-                        android_fallback_url, expires_at, skip_landing, created_by)
+                        android_fallback_url, expires_at, skip_landing, utm, tags, disabled, created_by)
                     VALUES (\(link.domain), \(link.code), \(app), \(link.target), \(link.desktopUrl),
                         \(link.preview?.title), \(link.preview?.description), \(link.preview?.imageUrl),
                         \(link.ios?.minVersion), \(link.ios?.fallbackUrl), \(link.android?.minVersion),
-                        \(link.android?.fallbackUrl), \(link.expiresAt)::timestamptz, \(link.skipLanding), \(actor))
+                        \(link.android?.fallbackUrl), \(link.expiresAt)::timestamptz, \(link.skipLanding),
+                        \(try link.utm.map(SQLJSON.init(encoding:)))::jsonb, \(link.tags)::text[], \(link.disabled), \(actor))
                     RETURNING \(LinkRepository.columns)
                     """)[0])
         }
@@ -62,14 +65,15 @@ public struct LinkRepository: Sendable {
                 """
                 INSERT INTO links (domain, code, app, target, desktop_url, preview_title, preview_description,
                     preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
-                    android_fallback_url, expires_at, skip_landing, created_by)
+                    android_fallback_url, expires_at, skip_landing, utm, tags, disabled, created_by)
                 SELECT domain, code, app, target, desktop_url, preview_title, preview_description,
                     preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
-                    android_fallback_url, expires_at, skip_landing, created_by
+                    android_fallback_url, expires_at, skip_landing, utm, tags, disabled, created_by
                 FROM jsonb_to_recordset(\(try SQLJSON(encoding: rows))::jsonb) AS x(domain text, code text,
                     app text, target text, desktop_url text, preview_title text, preview_description text,
                     preview_image_url text, ios_min_version text, ios_fallback_url text, android_min_version text,
-                    android_fallback_url text, expires_at timestamptz, skip_landing boolean, created_by text)
+                    android_fallback_url text, expires_at timestamptz, skip_landing boolean, utm jsonb, tags text[],
+                    disabled boolean, created_by text)
                 RETURNING \(LinkRepository.columns)
                 """
             ).map(decode)
@@ -101,6 +105,9 @@ public struct LinkRepository: Sendable {
         var desktop_url, preview_title, preview_description, preview_image_url: String?
         var ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, expires_at: String?
         var skip_landing: Bool?
+        var utm: LinkCampaign?
+        var tags: [String]?
+        var disabled: Bool?
         var created_by: String
 
         init(_ link: ShortLink, app: String, actor: String) {
@@ -110,6 +117,7 @@ public struct LinkRepository: Sendable {
             (ios_min_version, ios_fallback_url) = (link.ios?.minVersion, link.ios?.fallbackUrl)
             (android_min_version, android_fallback_url) = (link.android?.minVersion, link.android?.fallbackUrl)
             (expires_at, skip_landing, created_by) = (link.expiresAt, link.skipLanding, actor)
+            (utm, tags, disabled) = (link.utm, link.tags, link.disabled)
         }
     }
 
@@ -121,11 +129,11 @@ public struct LinkRepository: Sendable {
         .first.map(decode)
     }
 
-    /// Links not deleted, by domain and code; of one app when given, and whose code or target contains
-    /// `text` when given.
+    /// Links not deleted, by domain and code; of one app when given, whose code or target contains `text`,
+    /// which carry `tag`, and whose campaign is `campaign`, each when given.
     public func list(
-        app: String?, text: String?, _ page: PageRequest = PageRequest(), within scope: [String]? = nil,
-        in tx: Transaction
+        app: String?, text: String?, tag: String? = nil, campaign: String? = nil, _ page: PageRequest = PageRequest(),
+        within scope: [String]? = nil, in tx: Transaction
     ) throws -> Page<StoredLink> {
         struct Key: Codable { var domain: String, code: String }
         let after = try PageToken.read(page.pageToken, as: Key.self) ?? Key(domain: "", code: "")
@@ -141,6 +149,8 @@ public struct LinkRepository: Sendable {
                 AND (\(app)::text IS NULL OR app = \(app))
                 AND (\(scope)::text[] IS NULL OR app = ANY(\(scope)::text[]))
                 AND (\(pattern)::text IS NULL OR code ILIKE \(pattern) OR target ILIKE \(pattern))
+                AND (\(tag)::text IS NULL OR tags @> ARRAY[\(tag)::text])
+                AND (\(campaign)::text IS NULL OR utm->>'campaign' = \(campaign))
             ORDER BY domain, code LIMIT \(page.limit + 1)
             """)
         return PageToken.page(try rows.map(decode), limit: page.limit) {
@@ -157,7 +167,8 @@ public struct LinkRepository: Sendable {
                 preview_image_url = \(link.preview?.imageUrl), ios_min_version = \(link.ios?.minVersion),
                 ios_fallback_url = \(link.ios?.fallbackUrl), android_min_version = \(link.android?.minVersion),
                 android_fallback_url = \(link.android?.fallbackUrl), expires_at = \(link.expiresAt)::timestamptz,
-                skip_landing = \(link.skipLanding), etag = etag + 1, updated_at = now(),
+                skip_landing = \(link.skipLanding), utm = \(try link.utm.map(SQLJSON.init(encoding:)))::jsonb,
+                tags = \(link.tags)::text[], disabled = \(link.disabled), etag = etag + 1, updated_at = now(),
                 change_id = nextval('link_changes')
             WHERE domain = \(link.domain) AND code = \(link.code) AND deleted_at IS NULL
                 AND (\(ETag.parse(expectedEtag))::bigint IS NULL OR etag = \(ETag.parse(expectedEtag)))
@@ -210,12 +221,24 @@ public struct LinkRepository: Sendable {
             preview: title == nil && description == nil && image == nil
                 ? nil : LinkPreview(title: title, description: description, imageUrl: image),
             ios: try options("ios"), android: try options("android"),
-            expiresAt: expires.map { RFC3339.string($0) }, skipLanding: try row.optionalBool("skip_landing"))
+            expiresAt: expires.map { RFC3339.string($0) }, skipLanding: try row.optionalBool("skip_landing"),
+            utm: try Self.campaign(row.optionalJSON("utm")), tags: try row.optionalStrings("tags"),
+            disabled: try row.optionalBool("disabled"))
         return StoredLink(
             link: link, app: try row.string("app"), createdBy: try row.string("created_by"), expiresAt: expires,
             deleted: try row.optionalDate("deleted_at") != nil, etag: try row.string("etag"),
             createTime: try row.date("created_at"), updateTime: try row.date("updated_at"),
             changeID: Int64(try row.int("change_id")))
+    }
+}
+
+extension LinkRepository {
+    /// The `utm` column's object as a campaign; nil for NULL.
+    static func campaign(_ json: Data?) throws -> LinkCampaign? {
+        guard let json else { return nil }
+        do { return try JSONDecoder().decode(LinkCampaign.self, from: json) } catch {
+            throw StoreError(.decodingFailed, detail: "column utm is not a campaign")
+        }
     }
 }
 

@@ -28,22 +28,34 @@ enum LinkCommands {
                 .value("desktop", "URL", "where desktop browsers go (default: the target)"),
                 .value("expires", "DATE", "when it stops working (RFC 3339, or YYYY-MM-DD at midnight UTC)"),
                 .bool("skip-landing", "phones go straight to the target, without the landing page"),
+            ] + campaignFlags + [
+                .value("tag", "TAG", "a label to group links by", repeatable: true)
             ],
             examples: [
-                "link create badoo https://m.badoo.com/l/a/42 --code summer --title 'Lookalikes' --ios-min 5.12"
+                "link create badoo https://m.badoo.com/l/a/42 --code summer --title 'Lookalikes' --ios-min 5.12",
+                "link create badoo https://m.badoo.com/l/a/42 --utm-source newsletter --utm-campaign summer --tag promo",
             ], action: .run(create)),
         CommandSpec(
             ["link", "list"], summary: "list short links",
             flags: [
                 .value("app", "APP", "only this app's"), .value("text", "TEXT", "only codes or targets containing it"),
+                .value("tag", "TAG", "only links carrying this tag"),
+                .value("campaign", "NAME", "only links of this campaign (utm_campaign)"),
             ] + CommonFlags.paging,
-            examples: ["link list --app badoo --text summer"], action: .run(list)),
+            examples: ["link list --app badoo --text summer", "link list --app badoo --tag promo --campaign summer"],
+            action: .run(list)),
         CommandSpec(
             ["link", "get"], summary: "show a short link", positionals: codeArguments,
             examples: ["link get go.badoo.com summer"], action: .run(get)),
+        LinkStats.spec, LinkQR.spec,
         CommandSpec(
-            ["link", "stats"], summary: "clicks of a short link per day, platform and outcome",
-            positionals: codeArguments, examples: ["link stats go.badoo.com summer"], action: .run(stats)),
+            ["link", "disable"], summary: "switch a short link off: it answers 404 until enabled again",
+            positionals: codeArguments, examples: ["link disable go.badoo.com summer"],
+            action: .run { try switchLink($0, disabled: true) }),
+        CommandSpec(
+            ["link", "enable"], summary: "switch a disabled short link on again",
+            positionals: codeArguments, examples: ["link enable go.badoo.com summer"],
+            action: .run { try switchLink($0, disabled: false) }),
         CommandSpec(
             ["link", "delete"], summary: "delete a short link (it answers 404 from now on)",
             positionals: codeArguments, flags: [CommonFlags.etag],
@@ -67,12 +79,45 @@ enum LinkCommands {
             desktopUrl: arguments.value("desktop"),
             preview: preview == LinkPreview() ? nil : preview, ios: options("ios"), android: options("android"),
             expiresAt: try arguments.value("expires").map { try expiry($0) },
-            skipLanding: arguments.bool("skip-landing") ? true : nil)
+            skipLanding: arguments.bool("skip-landing") ? true : nil, utm: campaign(arguments),
+            tags: arguments.values("tag").isEmpty ? nil : arguments.values("tag"))
         let (created, raw) = try run.call(
             API.LinksCreate.self, WriteRequest(.init(app: run.argument(0), link: link)))
         if run.json { return run.printJSON(raw) }
         run.print("Created \(created.meta.name) → \(created.link.target)")
         run.print(created.shortUrl)
+    }
+
+    /// `--utm-source` … `--utm-content`: the campaign added to the link's web and store destinations.
+    static let campaignFlags: [FlagSpec] = [
+        .value("utm-source", "TEXT", "campaign source (utm_source), e.g. newsletter"),
+        .value("utm-medium", "TEXT", "campaign medium (utm_medium), e.g. email"),
+        .value("utm-campaign", "NAME", "campaign name (utm_campaign; the App Store campaign token too)"),
+        .value("utm-term", "TEXT", "campaign term (utm_term)"),
+        .value("utm-content", "TEXT", "campaign content (utm_content)"),
+    ]
+
+    static func campaign(_ arguments: ParsedArguments) -> LinkCampaign? {
+        let campaign = LinkCampaign(
+            source: arguments.value("utm-source"), medium: arguments.value("utm-medium"),
+            campaign: arguments.value("utm-campaign"), term: arguments.value("utm-term"),
+            content: arguments.value("utm-content"))
+        return campaign.isEmpty ? nil : campaign
+    }
+
+    /// `link disable|enable`: the link as it is with `disabled` changed, written against the etag read, so a
+    /// concurrent edit is refused rather than undone.
+    static func switchLink(_ run: Invocation, disabled: Bool) throws {
+        let (current, _) = try run.call(API.LinksGet.self, .init(domain: run.argument(0), code: run.argument(1)))
+        var link = current.link
+        link.disabled = disabled ? true : nil
+        let (updated, raw) = try run.call(
+            API.LinksUpdate.self, WriteRequest(.init(link: link, etag: current.meta.etag)))
+        if run.json { return run.printJSON(raw) }
+        run.print(
+            disabled
+                ? "Disabled \(updated.shortUrl): it answers 404 until 'routereg link enable'."
+                : "Enabled \(updated.shortUrl).")
     }
 
     /// `2026-12-31` is midnight UTC of that day; anything else is passed on as RFC 3339 for the server to judge.
@@ -88,7 +133,11 @@ enum LinkCommands {
     static func list(_ run: Invocation) throws {
         let page = try run.page()
         let (result, raw) = try run.call(
-            API.LinksList.self, .init(.init(app: run.arguments.value("app"), text: run.arguments.value("text")), page))
+            API.LinksList.self,
+            .init(
+                .init(
+                    app: run.arguments.value("app"), text: run.arguments.value("text"),
+                    tag: run.arguments.value("tag"), campaign: run.arguments.value("campaign")), page))
         if run.json { return run.printJSON(raw) }
         if result.items.isEmpty { return run.print("No links. Make one with 'routereg link create'.") }
         let rows = result.items.map { [$0.shortUrl, $0.app, $0.link.target, run.ago($0.meta.createTime)] }
@@ -108,29 +157,13 @@ enum LinkCommands {
         }
         if let title = link.link.preview?.title { lines.append("  title: \(title)") }
         if let expires = link.link.expiresAt { lines.append("  expires: \(expires)") }
+        if link.link.disabled == true { lines.append("  disabled: answers 404 until enabled") }
+        if let utm = link.link.utm {
+            lines.append("  campaign: " + utm.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " "))
+        }
+        if let tags = link.link.tags { lines.append("  tags: \(tags.joined(separator: ", "))") }
         lines.append("  created by \(link.createdBy), \(run.ago(link.meta.createTime))")
         run.print(lines.joined(separator: "\n"))
-    }
-
-    static func stats(_ run: Invocation) throws {
-        let (stats, raw) = try run.call(API.LinksStats.self, .init(domain: run.argument(0), code: run.argument(1)))
-        if run.json { return run.printJSON(raw) }
-        if stats.counts.isEmpty {
-            run.print("No clicks on \(stats.name) yet.")
-        } else {
-            let rows = stats.counts.map { [$0.day, $0.platform, $0.outcome, String($0.count)] }
-            run.print(TextTable.render(rows, header: ["day", "platform", "outcome", "clicks"]))
-            run.print("\(stats.total) click(s) in all")
-        }
-        // What visitors of the domain typed that matched no link: a count by why, never the codes.
-        let misses = stats.domainMisses ?? []
-        guard !misses.isEmpty else { return }
-        var byOutcome: [String: Int] = [:]
-        for miss in misses { byOutcome[miss.outcome, default: 0] += miss.count }
-        let parts = byOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        run.print(
-            "\(misses.reduce(0) { $0 + $1.count }) visit(s) to \(run.argument(0).lowercased()) found no link in the last "
-                + "\(API.LinksStats.missDays) days (\(parts.joined(separator: ", ")))")
     }
 
     static func delete(_ run: Invocation) throws {

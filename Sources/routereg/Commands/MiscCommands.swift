@@ -34,7 +34,8 @@ extension CommandTable {
     /// The CLI's commands.
     static let standard = CommandTable(
         commands: AppCommands.specs + DomainCommands.specs + RouteCommands.specs + ReleaseCommands.specs
-            + LinkCommands.specs + AASACommands.specs + CanOpenCommands.specs + AdminCommands.specs
+            + LinkCommands.specs + WebhookCommands.specs + AASACommands.specs + CanOpenCommands.specs
+            + AdminCommands.specs
             + ManifestCommands.specs + [ServeCommand.spec, MigrateCommand.spec] + BackupCommands.specs
             + MiscCommands.specs,
         groups: [
@@ -43,6 +44,7 @@ extension CommandTable {
             ("route", "Routes: ordered URL patterns with the versions that handle them"),
             ("release", "Releases: publishing a version regenerates every domain's AASA"),
             ("link", "Short links on the apps' link domains"),
+            ("webhook", "Webhooks: an app's link events sent, signed, to a receiver"),
             ("aasa", "Generated AASA and assetlinks documents, and AASA files from elsewhere"),
             ("token", "API tokens (admin)"),
             ("backup", "Backups: a restored database checked against the running registry"),

@@ -134,6 +134,17 @@ import Testing
         ("kakaotalk-scrap/1.0; +https://devtalk.kakao.com/", .crawler),
         ("http.rb/5.1.1 (Mastodon/4.2.8; +https://mastodon.social/) Bot", .crawler),
         ("Mozilla/5.0 (compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app)", .crawler),
+        // Uptime monitors.
+        ("Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)", .crawler),
+        ("Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)", .crawler),
+        ("Mozilla/5.0 (compatible; StatusCake)", .crawler),
+        ("Mozilla/5.0 (compatible; Site24x7)", .crawler),
+        ("Datadog/Synthetics", .crawler),
+        ("NewRelicPinger/1.0 (1234567)", .crawler),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 "
+                + "Safari/537.36 Checkly/1.0 (https://www.checklyhq.com)", .crawler
+        ),
     ]
 
     @Test(arguments: examples)

@@ -23,6 +23,7 @@ import Testing
         (.token("bootstrap-admin"), "tokens/bootstrap-admin"),
         (.links(host: "go.badoo.com"), "domains/go.badoo.com/links"),
         (.link("go.badoo.com", "summer"), "domains/go.badoo.com/links/summer"),
+        (.webhook(app: "badoo", id: "wh_0123456789abcdef"), "apps/badoo/webhooks/wh_0123456789abcdef"),
     ]
 
     /// The kind of a name; exhaustive, so a new case fails to compile here until it has an example.
@@ -38,11 +39,12 @@ import Testing
         case .token: "token"
         case .links: "links"
         case .link: "link"
+        case .webhook: "webhook"
         }
     }
 
     @Test func theExamplesCoverEveryKind() {
-        #expect(Set(Self.examples.map { Self.kind($0.0) }).count == 10)
+        #expect(Set(Self.examples.map { Self.kind($0.0) }).count == 11)
     }
 
     @Test(arguments: examples)

@@ -530,6 +530,11 @@ export interface ShortLink {
     expiresAt?: string | null;
     /** Phones go straight to the target, without the landing page (FDL's efr=1). */
     skipLanding?: boolean | null;
+    utm?: LinkCampaign | null;
+    /** Labels to group links by (Links.List filters by one); a tag given twice is kept once, in the order first given. */
+    tags?: string[] | null;
+    /** Switched off: the link answers 404 (counted as a `disabled` miss) until switched on again; nothing else about it changes. false is stored as absent. */
+    disabled?: boolean | null;
     /** Output only; ignored on input (so a resource read with Get can be sent back). */
     name?: string;
     /** Output only; ignored on input. */
@@ -600,6 +605,46 @@ export interface DeliveryStatus {
     lastError?: string;
     /** AASA only, per app whose iOS app IDs the document names: the routes the served copy claims and those the current revision adds. Absent for assetlinks (Google lists statements, not rules). */
     claimedRoutes?: DeliveryClaims[];
+}
+/** A link's campaign: added as utm_* query items to every web destination a visitor is sent to (the desktop 302, the landing page's web button, a platform's fallback URL; an item the URL already names is kept as written), to the App Store link as ct and to the Play Store referrer; never to the deep link that opens the app. Values hold no control characters; an empty campaign is stored as none. */
+export interface LinkCampaign {
+    /** utm_source: who sends the traffic (newsletter, instagram). */
+    source?: string | null;
+    /** utm_medium: the kind of channel (email, social, qr). */
+    medium?: string | null;
+    /** utm_campaign: the campaign's name; also the App Store campaign token (ct, cut to 40 bytes), and what Links.List filters by. */
+    campaign?: string | null;
+    /** utm_term: the paid keyword. */
+    term?: string | null;
+    /** utm_content: which of several links to the same place. */
+    content?: string | null;
+}
+/** Where an app's link events are POSTed: {"webhook": id, "events": [{"id", "type", "created", "data"}]} in order, up to 100 per POST, signed with the header RouteRegistry-Signature: t={unix seconds},v1={hex HMAC-SHA256(secret, "{t}.{raw body}")}. link.created/updated/deleted carry the link as Links.Get shows it; link.clicked a link's clicks since the last batch ({domain, code, clicks: [{day, platform, outcome, source, count}]}). A receiver answers 2xx within 5 s; anything else is retried after 1 s, 2 s, 4 s … up to 10 minutes, in order. Events are kept 3 days. */
+export interface Webhook {
+    /** Drawn by the server; ignored on create. */
+    id?: string;
+    /** The receiver: an https URL on a public host (no IP address, localhost or single-label name; the address it resolves to is checked again on every delivery). Hosts an admin allowed (serve --webhook-private-hosts) may be inside the network and use http. */
+    url: string;
+    /** The event types sent; every type when absent. */
+    events?: ("link.created" | "link.updated" | "link.deleted" | "link.clicked")[];
+    description?: string | null;
+}
+export interface WebhookOutput {
+    id: string;
+    url: string;
+    events: string[];
+    description?: string | null;
+    app: Identifier;
+    /** apps/{app}/webhooks/{id} */
+    name: string;
+    createdBy: string;
+    createTime: string;
+    /** The signing secret (whsec_…): in Webhooks.Create's answer only, never again. */
+    secret?: string;
+    /** Deliveries failed in a row. */
+    failures: number;
+    /** When the next attempt is due after failures. */
+    nextAttemptTime?: string;
 }
 /** One app's routes in a delivered AASA, read from the registry's own revisions (never from a file it did not publish). */
 export interface DeliveryClaims {
@@ -1072,6 +1117,8 @@ export interface RegistryApi {
         params: {
             app?: Identifier;
             text?: string;
+            tag?: string;
+            campaign?: string;
             pageSize?: PageSize;
             pageToken?: PageToken;
         };
@@ -1116,7 +1163,7 @@ export interface RegistryApi {
             decision: Decision;
         };
     };
-    /** Counts a short link's clicks per day, platform and outcome (stored counts and those not written yet). */
+    /** Counts a short link's clicks per day, platform, outcome and source, people and bots apart (stored counts and those not written yet). */
     "Links.Stats": {
         params: {
             domain: Host;
@@ -1125,23 +1172,87 @@ export interface RegistryApi {
         result: {
             name: string;
             total: number;
+            /** Of total, the clicks of people (every platform but crawler). */
+            people?: number;
+            /** Of total, the clicks of bots: link-preview fetchers, search engines and monitors (the crawler platform). */
+            bots?: number;
             counts: ({
                 day: string;
                 platform: "ios" | "android" | "desktop" | "crawler";
                 outcome: "crawler" | "landing" | "redirect" | "not_found";
+                /** link: the short URL; qr: a scan of its QR code (the URL with ?qr=1, as /{code}/qr.svg and /{code}/qr.png draw it). */
+                source?: "link" | "qr";
+                /** bot for the crawler platform, person otherwise. */
+                visitor?: "person" | "bot";
                 count: number;
             })[];
-            /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired or deleted code; a long link refused), per day (newest first) and outcome; never the codes visited. */
+            /** Visits to the link's domain in the last 30 days that found no link (an unknown, expired, deleted or disabled code; a long link refused), per day (newest first) and outcome; never the codes visited. */
             domainMisses?: ({
                 day: string;
-                outcome: "unknown" | "expired" | "deleted" | "refused";
+                outcome: "unknown" | "expired" | "deleted" | "refused" | "disabled";
                 count: number;
+            })[];
+        };
+    };
+    /** A short link's QR code as SVG, the one its link domain serves at /{code}/qr.svg (and /{code}/qr.png): it encodes the short URL with ?qr=1, so scans are counted as the qr source. For any link not deleted (a disabled one too). */
+    "Links.QRCode": {
+        params: {
+            domain: Host;
+            code: string;
+        };
+        result: {
+            /** What the code encodes: the short URL with ?qr=1. */
+            url: string;
+            /** The SVG document: module units with the quiet zone, black on white, no script. */
+            svg: string;
+        };
+    };
+    /** Adds a receiver of the app's link events; the answer holds its signing secret, once. */
+    "Webhooks.Create": {
+        params: {
+            app: Identifier;
+            webhook: Webhook;
+            requestId?: RequestId;
+        };
+        result: WebhookOutput;
+    };
+    /** The app's webhooks, oldest first, with their delivery state (never their secrets). */
+    "Webhooks.List": {
+        params: {
+            app: Identifier;
+        };
+        result: {
+            webhooks: WebhookOutput[];
+        };
+    };
+    /** Removes a webhook: no more deliveries; its events not delivered yet are dropped. */
+    "Webhooks.Delete": {
+        params: {
+            app: Identifier;
+            id: string;
+            requestId?: RequestId;
+        };
+        result: Empty;
+    };
+    /** A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the receiver's status or why none came, how long it took. */
+    "Webhooks.Deliveries": {
+        params: {
+            app: Identifier;
+            id: string;
+        };
+        result: {
+            deliveries: ({
+                time: string;
+                events: number;
+                status?: number;
+                error?: string;
+                milliseconds: number;
             })[];
         };
     };
 }
 /** Every wire method name, in the OpenRPC document's order. */
-export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats"];
+export declare const METHOD_NAMES: readonly ["Apps.Create", "Apps.Get", "Apps.List", "Apps.Update", "Apps.Delete", "Domains.Create", "Domains.Get", "Domains.List", "Domains.Delete", "Routes.Create", "Routes.BatchCreate", "Routes.Get", "Routes.List", "Routes.Update", "Routes.Delete", "Routes.Reorder", "Routes.SwitchOff", "Routes.SwitchOn", "Releases.Create", "Releases.Publish", "Releases.Retire", "Releases.Get", "Releases.List", "Associations.Get", "Associations.ListRevisions", "Associations.Diff", "Associations.Preview", "Associations.Watch", "Associations.Delivery", "CanOpen.GetTable", "CanOpen.Check", "Matrix.Get", "Tokens.Create", "Tokens.List", "Tokens.Revoke", "Tokens.WhoAmI", "Audit.List", "rpc.discover", "Links.Create", "Links.BatchCreate", "Links.Get", "Links.List", "Links.Update", "Links.Delete", "Links.Resolve", "Links.Stats", "Links.QRCode", "Webhooks.Create", "Webhooks.List", "Webhooks.Delete", "Webhooks.Deliveries"];
 /** What the client needs to know of a method to call it safely. */
 export interface MethodInfo {
     /** The least role that may call it (`public` needs no token). */

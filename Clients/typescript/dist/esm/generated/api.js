@@ -47,6 +47,11 @@ export const METHOD_NAMES = [
     "Links.Delete",
     "Links.Resolve",
     "Links.Stats",
+    "Links.QRCode",
+    "Webhooks.Create",
+    "Webhooks.List",
+    "Webhooks.Delete",
+    "Webhooks.Deliveries",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 export const METHOD_INFO = {
@@ -91,9 +96,14 @@ export const METHOD_INFO = {
     "Links.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "link", required: true }, { name: "requestId", required: false }] },
     "Links.BatchCreate": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "links", required: true }, { name: "requestId", required: false }] },
     "Links.Get": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
-    "Links.List": { access: "reader", readOnly: true, requestId: false, pageItems: "links", params: [{ name: "app", required: false }, { name: "text", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
+    "Links.List": { access: "reader", readOnly: true, requestId: false, pageItems: "links", params: [{ name: "app", required: false }, { name: "text", required: false }, { name: "tag", required: false }, { name: "campaign", required: false }, { name: "pageSize", required: false }, { name: "pageToken", required: false }] },
     "Links.Update": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "link", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
     "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
     "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
     "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+    "Links.QRCode": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+    "Webhooks.Create": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "webhook", required: true }, { name: "requestId", required: false }] },
+    "Webhooks.List": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
+    "Webhooks.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "id", required: true }, { name: "requestId", required: false }] },
+    "Webhooks.Deliveries": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "id", required: true }] },
 };
