@@ -666,6 +666,8 @@ export interface DeliveryStatus {
   lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
   lastHttpStatus?: number;
   lastError?: string;
+  /** AASA only, per app whose iOS app IDs the document names: the routes the served copy claims and those the current revision adds. Absent for assetlinks (Google lists statements, not rules). */
+  claimedRoutes?: DeliveryClaims[];
 }
 
 /** A link's campaign: added as utm_* query items to every web destination a visitor is sent to (the desktop 302, the landing page's web button, a platform's fallback URL; an item the URL already names is kept as written), to the App Store link as ct and to the Play Store referrer; never to the deep link that opens the app. Values hold no control characters; an empty campaign is stored as none. */
@@ -709,6 +711,15 @@ export interface WebhookOutput {
   failures: number;
   /** When the next attempt is due after failures. */
   nextAttemptTime?: string;
+}
+
+/** One app's routes in a delivered AASA, read from the registry's own revisions (never from a file it did not publish). */
+export interface DeliveryClaims {
+  app: Identifier;
+  /** Route ids the served copy's opening rules come from, in document order; empty when the service serves none of our revisions, no copy, or is not observed yet. */
+  routes: Identifier[];
+  /** Route ids the current revision claims and the served copy does not: pending at the service. */
+  pending: Identifier[];
 }
 
 /** Every method's params and result, in the OpenRPC document's order. */
