@@ -40,7 +40,7 @@ struct RegistryApplicationTests {
         #expect(
             application.serviceNames == [
                 "pool", "snapshot persistence", "database monitor", "click flushing", "token-use flushing",
-                "request log", "http",
+                "webhook delivery", "request log", "http",
             ])
         try application.start()
         let (_, response) = try await URLSession.shared.data(
@@ -56,7 +56,7 @@ struct RegistryApplicationTests {
         #expect(ContinuousClock.now - began < .seconds(10))
         #expect(
             outcomes.map(\.name) == [
-                "http", "request log", "token-use flushing", "click flushing", "database monitor",
+                "http", "request log", "webhook delivery", "token-use flushing", "click flushing", "database monitor",
                 "snapshot persistence", "pool",
             ])
         #expect(outcomes.allSatisfy { $0.finishedInTime }, "\(outcomes)")

@@ -47,10 +47,11 @@ import Testing
             if method.isWrite { #expect(method.traits.source == .database, "\(method.name)") }
             if !method.isWrite { #expect(!method.traits.changesSnapshot && !method.takesRequestID, "\(method.name)") }
         }
-        // Links live in their own index: their writes alone leave the snapshot as it was.
+        // Links live in their own index, webhooks in tables of their own: their writes leave the snapshot as it was.
         #expect(
             Set(API.snapshotNeutralWrites) == [
                 API.LinksCreate.name, API.LinksBatchCreate.name, API.LinksUpdate.name, API.LinksDelete.name,
+                API.WebhooksCreate.name, API.WebhooksDelete.name,
             ])
         #expect(API.RequestID.methods == Set(API.all.filter { $0.isIdempotent }.map { $0.name }))
     }

@@ -73,6 +73,8 @@ import Testing
             "Links.BatchCreate": ["app": "beta", "links": [link]],
             "Links.Update": ["link": ["domain": "go.example.com", "code": "beta-link", "target": link["target"]!]],
             "Links.Delete": ["domain": "go.example.com", "code": "beta-link"],
+            "Webhooks.Create": ["app": "beta", "webhook": ["url": "https://hooks.example.com/beta"]],
+            "Webhooks.Delete": ["app": "beta", "id": "wh_0123456789abcdef"],
         ]
     }
 
@@ -149,6 +151,10 @@ import Testing
             "Links.List": (
                 [:], { $0.array("links").compactMap { ($0 as? [String: Any])?.string("app") } == ["alpha"] }
             ),
+            "Webhooks.List": (
+                ["app": "alpha"],
+                { $0.array("webhooks").allSatisfy { ($0 as? [String: Any])?.string("app") == "alpha" } }
+            ),
             "Tokens.List": (
                 [:],
                 {
@@ -172,7 +178,8 @@ import Testing
             #expect(check(answer), "\(method.name) as alpha: \(answer)")
             // The bootstrap admin (every app) still sees beta's: the filter is the token's, not the list's.
             let everything = try await server.result(
-                method.name, method.name == "Routes.List" || method.name == "Releases.List" ? ["app": "beta"] : [:])
+                method.name,
+                ["Routes.List", "Releases.List", "Webhooks.List"].contains(method.name) ? ["app": "beta"] : [:])
             #expect(!check(everything), "\(method.name) as admin must see more than alpha")
         }
         // Reads that name beta are refused, naming it; those of a shared domain are not.

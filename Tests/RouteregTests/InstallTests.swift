@@ -214,7 +214,7 @@ struct InstallTests {
         let conffiles = try String(contentsOfFile: unpacked + "/DEBIAN/conffiles", encoding: .utf8)
         #expect(conffiles == "/etc/routereg/routereg.conf\n/etc/nginx/sites-available/routereg.conf\n")
         let control = try String(contentsOfFile: unpacked + "/DEBIAN/control", encoding: .utf8)
-        #expect(control.contains("\nDepends: libpq5, libmicrohttpd12, libcurl4, postgresql\n"), "\(control)")
+        #expect(control.contains("\nDepends: libpq5, libmicrohttpd12, libcurl4, libqrencode4, libpng16-16, postgresql\n"), "\(control)")
         let unit = try String(contentsOfFile: unpacked + "/usr/lib/systemd/system/routereg.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/bin/routereg serve --config /etc/routereg/routereg.conf\n"))
         let version = try await Spawn(unpacked + "/usr/bin/routereg", ["version"]).run(timeout: .seconds(30))
