@@ -44,6 +44,8 @@ struct ContractProbes {
         Array(repeating: "AB", count: 32).joined(separator: ":"), "https://m.badoo.com/", "food", "x_1",
         // An RFC 3339 time in the future, at the longest the pattern admits (nanoseconds and an offset).
         "2099-12-31T23:59:59.123456789+01:00",
+        // A plan's basis fingerprint (Manifests.Apply).
+        "sha256:" + String(repeating: "0", count: 64),
     ]
 
     let schemas: [String: Any]
@@ -212,6 +214,9 @@ struct ContractProbes {
         }
         if types(node).contains("array") {
             let item = sample(node["items"] ?? [:], at: "\(method) \(field)[]")
+            // An optional array's fill holds one valid item, so a probe inside an item changes only what it
+            // probes (an empty object would miss the item's required members).
+            if (fills["\(method) \(field)"] as? [Any])?.isEmpty == true { fills["\(method) \(field)"] = [item] }
             if let minimum = node["minItems"] as? Int, minimum > 0 {
                 add(Array(repeating: item, count: minimum), nil)
                 add(Array(repeating: item, count: minimum - 1), "minItems \(minimum)")

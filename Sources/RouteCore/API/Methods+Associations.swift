@@ -211,6 +211,6 @@ extension API {
         AssociationsWatch.self, AssociationsDelivery.self, CanOpenGetTable.self, CanOpenCheck.self, MatrixGet.self,
         TokensCreate.self, TokensList.self, TokensRevoke.self, TokensWhoAmI.self, AuditList.self,
         LinksCreate.self, LinksBatchCreate.self, LinksGet.self, LinksList.self, LinksUpdate.self, LinksDelete.self,
-        LinksResolve.self, LinksStats.self,
+        LinksResolve.self, LinksStats.self, ManifestsPlan.self, ManifestsApply.self,
     ]
 }

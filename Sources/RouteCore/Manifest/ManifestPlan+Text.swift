@@ -6,7 +6,10 @@ extension ManifestPlan {
     public var lines: [String] {
         var lines = changes.map(\.line)
         for resource in notInManifest {
-            lines.append("  \(resource.kind.rawValue) \(resource.id): not in manifest (kept; only a prune removes it)")
+            let why =
+                resource.managed == false
+                ? "kept: not managed by a manifest, so a prune keeps it too" : "kept; only a prune removes it"
+            lines.append("  \(resource.kind.rawValue) \(resource.id): not in manifest (\(why))")
         }
         return lines
     }

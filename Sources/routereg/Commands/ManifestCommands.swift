@@ -2,8 +2,8 @@ import Foundation
 import RouteCore
 import RouteRegistryClient
 
-/// `routereg export|plan`: an app's routes, domains and settings as a manifest kept in its repository, and
-/// what applying one would change (issue 44, "Routes as code"). Applying is a later step.
+/// `routereg export|plan|apply`: an app's routes, domains and settings as a manifest kept in its repository,
+/// what applying one would change, and applying it (issue 44, "Routes as code").
 enum ManifestCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
@@ -21,18 +21,22 @@ enum ManifestCommands {
             details: """
                 Compares the manifest with the registry and prints one line per change: + added, ~ changed or
                 moved, - removed; routes the registry has and the manifest does not are listed as not in the
-                manifest and kept. The plan records the registry state it was computed from (a fingerprint of
-                every resource read). --json prints the plan as JSON ($defs/Plan of the manifest schema);
-                --out writes that JSON to a file as well. Exit codes: 0 on success; with --detailed-exitcode,
-                0 no changes, 2 changes, 1 any error.
+                manifest and kept. With --prune, those a manifest manages (created or adopted by an apply)
+                are removals; routes managed by hand are kept. The plan records the registry state it was
+                computed from (a fingerprint of every resource read). --json prints the plan as JSON
+                ($defs/Plan of the manifest schema); --out writes it to a file with the manifest, for
+                routereg apply PLAN. Exit codes: 0 on success; with --detailed-exitcode, 0 no changes,
+                2 changes, 1 any error.
                 """,
             positionals: [PositionalSpec(name: "MANIFEST", summary: "the manifest file (routereg.json)")],
             flags: [
-                .value("out", "PLAN", "also write the plan as JSON to PLAN"),
+                .value("out", "PLAN", "also write the plan and the manifest as JSON to PLAN"),
+                .bool("prune", "plan removing the managed routes the manifest leaves out"),
                 .bool("detailed-exitcode", "exit 0 with no changes, 2 with changes, 1 on any error"),
             ],
             examples: ["plan routereg.json", "plan routereg.json --detailed-exitcode --out plan.json"],
             action: .run(plan)),
+        applySpec,
     ]
 
     static func export(_ run: Invocation) throws {
@@ -54,15 +58,14 @@ enum ManifestCommands {
 
     static func plan(_ run: Invocation) throws {
         let file = run.argument(0)
-        let manifest: Manifest
-        do {
-            manifest = try Manifest(strictJSON: try readInput(file: file))
-        } catch let error as ManifestError {
-            throw CommandFailure("\(file): \(error)")
-        }
+        let manifest = try readManifest(try readInput(file: file), file: file)
         let state = try readState(run, app: manifest.app.id)
-        let plan = ManifestPlan(manifest: manifest, state: state)
-        if let out = run.arguments.value("out") { try write(try encode(plan, pretty: true), to: out) }
+        let plan = ManifestPlan(manifest: manifest, state: state, prune: run.arguments.bool("prune"))
+        if let out = run.arguments.value("out") {
+            var saved = plan
+            saved.manifest = manifest
+            try write(try encode(saved, pretty: true), to: out)
+        }
         if run.json {
             run.print(String(decoding: try encode(plan, pretty: false), as: UTF8.self))
         } else {
