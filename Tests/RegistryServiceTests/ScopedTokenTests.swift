@@ -73,6 +73,7 @@ import Testing
             "Links.BatchCreate": ["app": "beta", "links": [link]],
             "Links.Update": ["link": ["domain": "go.example.com", "code": "beta-link", "target": link["target"]!]],
             "Links.Delete": ["domain": "go.example.com", "code": "beta-link"],
+            "Manifests.Apply": ["manifest": ["app": ["id": "beta"], "routes": [route("r4", "/z/*")]]],
         ]
     }
 

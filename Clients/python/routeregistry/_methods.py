@@ -79,6 +79,8 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Links.Delete": MethodInfo("releaser", False, True, None, (('domain', True), ('code', True), ('etag', False), ('requestId', False))),
     "Links.Resolve": MethodInfo("public", True, False, None, (('url', True), ('platform', True), ('version', True))),
     "Links.Stats": MethodInfo("reader", True, False, None, (('domain', True), ('code', True))),
+    "Manifests.Plan": MethodInfo("reader", True, False, None, (('manifest', True), ('prune', False))),
+    "Manifests.Apply": MethodInfo("releaser", False, True, None, (('manifest', True), ('basis', False), ('changes', False), ('prune', False), ('allowBreaking', False), ('source', False), ('requestId', False))),
 }
 
 
@@ -318,6 +320,16 @@ class _Methods:
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksStatsResult", self._call("Links.Stats", params, timeout))
 
+    def manifests_plan(self, manifest: Manifest, prune: Optional[bool] = None, *, timeout: Optional[float] = None) -> ManifestPlan:
+        """What applying a manifest would change, computed from the database: the same plan as routereg ... (`Manifests.Plan`, reader)."""
+        params: Dict[str, Any] = {"manifest": manifest, "prune": prune}
+        return cast("ManifestPlan", self._call("Manifests.Plan", params, timeout))
+
+    def manifests_apply(self, manifest: Manifest, basis: Optional[PlanBasis] = None, changes: Optional[Sequence[PlanChange]] = None, prune: Optional[bool] = None, allow_breaking: Optional[bool] = None, source: Optional[str] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ManifestsApplyResult:
+        """Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, ... (`Manifests.Apply`, releaser)."""
+        params: Dict[str, Any] = {"manifest": manifest, "basis": basis, "changes": None if changes is None else list(changes), "prune": prune, "allowBreaking": allow_breaking, "source": source, "requestId": request_id}
+        return cast("ManifestsApplyResult", self._call("Manifests.Apply", params, timeout))
+
 
 class _AsyncMethods:
     """One coroutine per API method."""
@@ -554,3 +566,13 @@ class _AsyncMethods:
         """Counts a short link's clicks per day, platform and outcome (stored counts and those not ... (`Links.Stats`, reader)."""
         params: Dict[str, Any] = {"domain": domain, "code": code}
         return cast("LinksStatsResult", await self._call("Links.Stats", params, timeout))
+
+    async def manifests_plan(self, manifest: Manifest, prune: Optional[bool] = None, *, timeout: Optional[float] = None) -> ManifestPlan:
+        """What applying a manifest would change, computed from the database: the same plan as routereg ... (`Manifests.Plan`, reader)."""
+        params: Dict[str, Any] = {"manifest": manifest, "prune": prune}
+        return cast("ManifestPlan", await self._call("Manifests.Plan", params, timeout))
+
+    async def manifests_apply(self, manifest: Manifest, basis: Optional[PlanBasis] = None, changes: Optional[Sequence[PlanChange]] = None, prune: Optional[bool] = None, allow_breaking: Optional[bool] = None, source: Optional[str] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ManifestsApplyResult:
+        """Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, ... (`Manifests.Apply`, releaser)."""
+        params: Dict[str, Any] = {"manifest": manifest, "basis": basis, "changes": None if changes is None else list(changes), "prune": prune, "allowBreaking": allow_breaking, "source": source, "requestId": request_id}
+        return cast("ManifestsApplyResult", await self._call("Manifests.Apply", params, timeout))
