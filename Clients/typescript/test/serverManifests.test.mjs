@@ -38,6 +38,6 @@ test("manifestsPlan and manifestsApply apply a reviewed plan once and refuse one
   await admin.routesCreate({ app: "badoo", route: { id: "later", pattern: { path: "/later/*" } } });
   await assert.rejects(
     admin.manifestsApply({ manifest, basis: reviewed.basis, changes: reviewed.changes }),
-    (error) => error instanceof RegistryError && error.status === Status.FAILED_PRECONDITION && /routes 2 → 3/.test(error.message),
+    (error) => error instanceof RegistryError && error.code === Status.FAILED_PRECONDITION && /routes 2 → 3/.test(error.message),
   );
 });

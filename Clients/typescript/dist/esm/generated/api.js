@@ -47,6 +47,8 @@ export const METHOD_NAMES = [
     "Links.Delete",
     "Links.Resolve",
     "Links.Stats",
+    "Manifests.Plan",
+    "Manifests.Apply",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 export const METHOD_INFO = {
@@ -96,4 +98,6 @@ export const METHOD_INFO = {
     "Links.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "domain", required: true }, { name: "code", required: true }, { name: "etag", required: false }, { name: "requestId", required: false }] },
     "Links.Resolve": { access: "public", readOnly: true, requestId: false, params: [{ name: "url", required: true }, { name: "platform", required: true }, { name: "version", required: true }] },
     "Links.Stats": { access: "reader", readOnly: true, requestId: false, params: [{ name: "domain", required: true }, { name: "code", required: true }] },
+    "Manifests.Plan": { access: "reader", readOnly: true, requestId: false, params: [{ name: "manifest", required: true }, { name: "prune", required: false }] },
+    "Manifests.Apply": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "manifest", required: true }, { name: "basis", required: false }, { name: "changes", required: false }, { name: "prune", required: false }, { name: "allowBreaking", required: false }, { name: "source", required: false }, { name: "requestId", required: false }] },
 };
