@@ -72,12 +72,12 @@ public struct RouteResource: Codable, Sendable, Hashable {
     }
 }
 
-/// Which manifest manages a route: the source of the last apply that wrote it (its commit or origin, as
-/// `Manifests.Apply` was told) and when.
+/// Which manifest manages a route: the source (its commit or origin, as `Manifests.Apply` was told) of the
+/// apply that adopted it or last changed that source, and when.
 public struct RouteManagement: Codable, Sendable, Hashable {
     /// The manifest's commit or origin; nil when the apply named none.
     public var source: String?
-    /// When the last apply wrote the route (RFC 3339).
+    /// When that apply marked the route (RFC 3339).
     public var applyTime: String
 
     public init(source: String?, applyTime: String) {

@@ -20,6 +20,17 @@ import Testing
         #expect(ManifestPlan(manifest: manifest, state: state).prune == nil)
     }
 
+    @Test func aDomainLeftOutIsKeptEvenByAPrune() {
+        var manifest = exported
+        manifest.domains = []
+        let plan = ManifestPlan(manifest: manifest, state: ManifestFixture.state(), prune: true)
+        #expect(!plan.hasChanges)
+        #expect(
+            plan.lines == [
+                "  domain m.badoo.com: not in manifest (kept: a manifest never removes a domain, other apps may share it)"
+            ])
+    }
+
     @Test func theOrderFollowsTheManifestAndKeepsHandRoutesBesideTheirNeighbour() {
         // hand sat before b; b moves first, c is new, x is removed.
         let order = ManifestPlan.order(
