@@ -15,9 +15,18 @@ extension RegistryService {
         return ManifestState(appID: app, app: Self.resource(stored), domains: domains, routes: routes)
     }
 
+    /// A manifest sent as params: routes and domains keyed by id and host, each given once (a file read by
+    /// `Manifest(strictJSON:)` is checked already; params are not).
+    static func checkUnique(_ manifest: Manifest) throws(RegistryError) {
+        do { try manifest.checkUnique() } catch {
+            throw RegistryError.invalidArgument(field: "manifest.\(error.path)", error.reason)
+        }
+    }
+
     /// `Manifests.Plan`: the plan of `manifest` against the database, as `routereg plan --json` prints it.
     public func planManifest(_ manifest: Manifest, prune: Bool) throws(RegistryError) -> ManifestPlan {
-        try mapped {
+        try Self.checkUnique(manifest)
+        return try mapped {
             try store.read { tx in
                 ManifestPlan(manifest: manifest, state: try manifestState(app: manifest.app.id, in: tx), prune: prune)
             }
@@ -32,6 +41,7 @@ extension RegistryService {
     {
         let manifest = params.manifest
         let app = manifest.app.id
+        try Self.checkUnique(manifest)
         for (index, route) in manifest.routes.enumerated() {
             try ModelValidation.route(route.route(), field: "manifest.routes[\(index)]")
         }

@@ -193,6 +193,14 @@ import Testing
         let newDomain = try await server.call("Manifests.Apply", ["manifest": domain])
         #expect(Self.message(newDomain).contains("+ domain n.badoo.com"), "\(newDomain)")
 
+        var twice = manifest
+        twice["routes"] = routes + [Self.route("chat", "/c2/*", since: "5.0")]
+        for method in ["Manifests.Plan", "Manifests.Apply"] {
+            let repeated = try await server.call(method, ["manifest": twice])
+            #expect(errorCode(repeated) == 3, "\(method): \(repeated)")
+            #expect(Self.message(repeated).contains("manifest.routes[3].id"), "\(method): \(repeated)")
+        }
+
         var ghost = manifest
         ghost["app"] = ["id": "ghost"]
         ghost["domains"] = [[String: Any]]()
