@@ -64,5 +64,26 @@ struct ManifestApplyCommandTests {
         let prune = try await session.run(["apply", planFile, "--prune"])
         #expect(prune.status == 1)
         #expect(prune.stderr.contains("was planned without --prune"), "\(prune.stderr)")
+
+        // A prune planned and applied: the plan warns that live 5.1 opens profile, the apply refuses it.
+        try await session.ok(["release", "publish", "badoo", "ios", "5.1"])
+        manifest.routes.removeAll { $0.id == "profile" }
+        try ManifestCommands.encode(manifest, pretty: true).write(to: URL(fileURLWithPath: file))
+        let pruning = try await session.run(["plan", file, "--prune"])
+        #expect(pruning.status == 0, "\(pruning.stderr)")
+        for line in [
+            "- route profile",
+            "  route later: not in manifest (kept: not managed by a manifest, so a prune keeps it too)",
+            "! route profile (/u/* on every domain of the app): live ios 5.1 would lose these links: apply refuses "
+                + "this prune without --allow-breaking",
+        ] {
+            #expect(pruning.stdout.contains(line), "\(pruning.stdout)")
+        }
+        let breaking = try await session.run(["apply", file, "--prune"])
+        #expect(breaking.status == 1)
+        #expect(breaking.stderr.contains("live ios 5.1 would lose these links"), "\(breaking.stderr)")
+        let allowed = try await session.run(["apply", file, "--prune", "--allow-breaking"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("- route profile"), "\(allowed.stdout)")
     }
 }
