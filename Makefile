@@ -72,12 +72,12 @@ test-clients:
 test-android:
 	ROUTEREG_BIN=$(ROUTEREG_BIN) Clients/android/scripts/test.sh
 
-## generate: the TypeScript and Python clients' types and method tables from Schema/registry.openrpc.json, the
-## manifest schema, and the TypeScript dist/ built from them
-## (the client suites fail while they are stale)
+## generate: the manifest schema and its copies in the OpenRPC document's components, then the TypeScript and
+## Python clients' types and method tables from Schema/registry.openrpc.json, and the TypeScript dist/ built
+## from them (the client suites fail while stale)
 generate:
-	scripts/generate-clients
 	scripts/generate-manifest-schema
+	scripts/generate-clients
 	cd Clients/typescript && node scripts/build.mjs
 
 ## test-console: the web console in headless Chromium against a freshly started server (screenshots in

@@ -67,6 +67,12 @@ public enum RegistryMethods {
                     app: input.app, route: input.route, platform: input.platform, versions: input.versions)
                 return try switchRoute(service, off: false, WriteRequest(switchOn, requestID: input.requestID), ctx)
             },
+            RPCMethod(API.ManifestsPlan.self) { _, input in
+                try service.planManifest(input.manifest, prune: input.prune ?? false)
+            },
+            RPCMethod(API.ManifestsApply.self) { ctx, input in
+                try service.applyManifest(input.params, by: caller(ctx, input.requestID))
+            },
             RPCMethod(API.ReleasesCreate.self) { ctx, input in
                 try service.createRelease(input.params, by: caller(ctx, input.requestID))
             },

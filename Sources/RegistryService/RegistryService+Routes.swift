@@ -3,10 +3,13 @@ import RouteCore
 import RouteStore
 
 extension RegistryService {
-    static func resource(_ stored: Stored<Route>, app: String, position: Int) -> RouteResource {
+    static func resource(
+        _ stored: Stored<Route>, app: String, position: Int, managedBy: StoredRouteManagement? = nil
+    ) -> RouteResource {
         RouteResource(
             route: stored.value, app: app, position: position,
-            meta: stored.meta(named: .route(app: app, id: stored.value.id)))
+            meta: stored.meta(named: .route(app: app, id: stored.value.id)),
+            managedBy: managedBy.map { RouteManagement(source: $0.source, applyTime: Timestamp.string($0.appliedAt)) })
     }
 
     /// The route as the API shows it, with its current position (counted by the store: decoding every route
@@ -14,7 +17,8 @@ extension RegistryService {
     private func routeResource(app: String, id: String, in tx: Transaction) throws -> RouteResource {
         let stored = try existingRoute(app: app, id: id, in: tx)
         let position = try store.routes.position(app: app, id: id, in: tx)
-        return Self.resource(stored, app: app, position: position)
+        return Self.resource(
+            stored, app: app, position: position, managedBy: try store.routes.management(app: app, id: id, in: tx))
     }
 
     /// The mutation of a write that leaves `resource`'s route at its position.
@@ -144,8 +148,12 @@ extension RegistryService {
                 let size = page.limit
                 let slice = all.indices.dropFirst(start).prefix(size)
                 let next = slice.last.map { $0 + 1 < all.count ? String($0 + 1) : "" } ?? ""
+                let managed = try store.routes.management(app: app, in: tx)
                 return API.RoutesList.Output(
-                    items: slice.map { Self.resource(all[$0], app: app, position: $0) }, nextPageToken: next)
+                    items: slice.map {
+                        Self.resource(all[$0], app: app, position: $0, managedBy: managed[all[$0].value.id])
+                    },
+                    nextPageToken: next)
             }
         }
     }
@@ -195,8 +203,11 @@ extension RegistryService {
                     "must list every route of \(ResourceName.app(app)) exactly once (\(current.count) routes)")
             }
             let stored = try self.store.routes.reorder(app: app, ids: order, in: tx)
+            let managed = try self.store.routes.management(app: app, in: tx)
             return Mutation(
-                value: stored.enumerated().map { Self.resource($1, app: app, position: $0) }, before: current,
+                value: stored.enumerated().map {
+                    Self.resource($1, app: app, position: $0, managedBy: managed[$1.value.id])
+                }, before: current,
                 after: order)
         }.value
     }

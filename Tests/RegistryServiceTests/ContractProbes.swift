@@ -46,6 +46,8 @@ struct ContractProbes {
         "2099-12-31T23:59:59.123456789+01:00",
         // A webhook id (`wh_` and 16 hex digits).
         "wh_0123456789abcdef",
+        // A plan's basis fingerprint (Manifests.Apply).
+        "sha256:" + String(repeating: "0", count: 64),
     ]
 
     let schemas: [String: Any]
@@ -214,6 +216,9 @@ struct ContractProbes {
         }
         if types(node).contains("array") {
             let item = sample(node["items"] ?? [:], at: "\(method) \(field)[]")
+            // An optional array's fill holds one valid item, so a probe inside an item changes only what it
+            // probes (an empty object would miss the item's required members).
+            if (fills["\(method) \(field)"] as? [Any])?.isEmpty == true { fills["\(method) \(field)"] = [item] }
             if let minimum = node["minItems"] as? Int, minimum > 0 {
                 add(Array(repeating: item, count: minimum), nil)
                 add(Array(repeating: item, count: minimum - 1), "minItems \(minimum)")

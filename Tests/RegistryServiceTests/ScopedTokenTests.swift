@@ -75,6 +75,7 @@ import Testing
             "Links.Delete": ["domain": "go.example.com", "code": "beta-link"],
             "Webhooks.Create": ["app": "beta", "webhook": ["url": "https://hooks.example.com/beta"]],
             "Webhooks.Delete": ["app": "beta", "id": "wh_0123456789abcdef"],
+            "Manifests.Apply": ["manifest": ["app": ["id": "beta"], "routes": [route("r4", "/z/*")]]],
         ]
     }
 

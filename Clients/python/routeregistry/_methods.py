@@ -84,6 +84,8 @@ METHOD_INFO: Dict[str, MethodInfo] = {
     "Webhooks.List": MethodInfo("releaser", True, False, None, (('app', True),)),
     "Webhooks.Delete": MethodInfo("releaser", False, True, None, (('app', True), ('id', True), ('requestId', False))),
     "Webhooks.Deliveries": MethodInfo("releaser", True, False, None, (('app', True), ('id', True))),
+    "Manifests.Plan": MethodInfo("reader", True, False, None, (('manifest', True), ('prune', False))),
+    "Manifests.Apply": MethodInfo("releaser", False, True, None, (('manifest', True), ('basis', False), ('changes', False), ('prune', False), ('allowBreaking', False), ('source', False), ('requestId', False))),
 }
 
 
@@ -348,6 +350,16 @@ class _Methods:
         params: Dict[str, Any] = {"app": app, "id": id}
         return cast("WebhooksDeliveriesResult", self._call("Webhooks.Deliveries", params, timeout))
 
+    def manifests_plan(self, manifest: Manifest, prune: Optional[bool] = None, *, timeout: Optional[float] = None) -> ManifestPlan:
+        """What applying a manifest would change, computed from the database: the same plan as routereg ... (`Manifests.Plan`, reader)."""
+        params: Dict[str, Any] = {"manifest": manifest, "prune": prune}
+        return cast("ManifestPlan", self._call("Manifests.Plan", params, timeout))
+
+    def manifests_apply(self, manifest: Manifest, basis: Optional[PlanBasis] = None, changes: Optional[Sequence[PlanChange]] = None, prune: Optional[bool] = None, allow_breaking: Optional[bool] = None, source: Optional[str] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ManifestsApplyResult:
+        """Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, ... (`Manifests.Apply`, releaser)."""
+        params: Dict[str, Any] = {"manifest": manifest, "basis": basis, "changes": None if changes is None else list(changes), "prune": prune, "allowBreaking": allow_breaking, "source": source, "requestId": request_id}
+        return cast("ManifestsApplyResult", self._call("Manifests.Apply", params, timeout))
+
 
 class _AsyncMethods:
     """One coroutine per API method."""
@@ -609,3 +621,13 @@ class _AsyncMethods:
         """A webhook's latest delivery attempts (at most 100), newest first: when, how many events, the ... (`Webhooks.Deliveries`, releaser)."""
         params: Dict[str, Any] = {"app": app, "id": id}
         return cast("WebhooksDeliveriesResult", await self._call("Webhooks.Deliveries", params, timeout))
+
+    async def manifests_plan(self, manifest: Manifest, prune: Optional[bool] = None, *, timeout: Optional[float] = None) -> ManifestPlan:
+        """What applying a manifest would change, computed from the database: the same plan as routereg ... (`Manifests.Plan`, reader)."""
+        params: Dict[str, Any] = {"manifest": manifest, "prune": prune}
+        return cast("ManifestPlan", await self._call("Manifests.Plan", params, timeout))
+
+    async def manifests_apply(self, manifest: Manifest, basis: Optional[PlanBasis] = None, changes: Optional[Sequence[PlanChange]] = None, prune: Optional[bool] = None, allow_breaking: Optional[bool] = None, source: Optional[str] = None, request_id: Optional[RequestId] = None, *, timeout: Optional[float] = None) -> ManifestsApplyResult:
+        """Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, ... (`Manifests.Apply`, releaser)."""
+        params: Dict[str, Any] = {"manifest": manifest, "basis": basis, "changes": None if changes is None else list(changes), "prune": prune, "allowBreaking": allow_breaking, "source": source, "requestId": request_id}
+        return cast("ManifestsApplyResult", await self._call("Manifests.Apply", params, timeout))

@@ -156,6 +156,13 @@ class AssetlinksDocumentItem(TypedDict):
     target: Union[AssetlinksDocumentItemTarget1, AssetlinksDocumentItemTarget2]
 
 
+class ManifestRoutePlatforms(TypedDict, total=False):
+    """Versions that handle the route, per platform. Empty for exclude routes."""
+
+    ios: VersionRange
+    android: VersionRange
+
+
 class _AppsListResultRequired(TypedDict):
     apps: List[AppOutput]
 
@@ -468,6 +475,14 @@ class WebhooksDeliveriesResult(TypedDict):
     deliveries: List[WebhooksDeliveriesResultDeliveriesItem]
 
 
+class ManifestsApplyResult(TypedDict):
+    """ManifestsApplyResult"""
+
+    plan: ManifestPlan
+    #: The registry state after the apply: the next plan's basis.
+    fingerprint: str
+
+
 class MatchDefaults(TypedDict, total=False):
     """Matching defaults (Apple's defaults dictionary); a rule's own setting wins. caseSensitive ..."""
 
@@ -699,6 +714,8 @@ class Route(_RouteRequired, total=False):
     app: Identifier
     #: Output only; ignored on input.
     position: int
+    #: Output only; ignored on input.
+    managedBy: RouteManagement
 
 
 class _RouteOutputRequired(TypedDict):
@@ -727,6 +744,7 @@ class RouteOutput(_RouteOutputRequired, total=False):
     createTime: str
     #: RFC 3339 timestamp, UTC.
     updateTime: Optional[str]
+    managedBy: RouteManagement
 
 
 class _ReleaseRequired(TypedDict):
@@ -1163,6 +1181,113 @@ class DeliveryClaims(TypedDict):
     pending: List[Identifier]
 
 
+class _RouteManagementRequired(TypedDict):
+    applyTime: str
+
+
+class RouteManagement(_RouteManagementRequired, total=False):
+    """Present when a manifest manages the route (Manifests.Apply created or adopted it): a prune ..."""
+
+    #: The manifest's commit or origin, as the apply that marked it named it.
+    source: Optional[str]
+
+
+Manifest = TypedDict("Manifest", {"$schema": "str", "app": "App", "domains": "List[ManifestDomain]", "routes": "List[ManifestRoute]"}, total=False)
+
+
+class _ManifestDomainRequired(TypedDict):
+    host: Host
+
+
+class ManifestDomain(_ManifestDomainRequired, total=False):
+    """A domain of the app: Domain without its app list, which other apps share."""
+
+    aliasOf: Optional[Host]
+    defaults: Optional[MatchDefaults]
+    #: User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain ...
+    substitutionVariables: Optional[Dict[str, List[str]]]
+    #: Also emit the legacy paths form for iOS 12 and earlier.
+    legacyPaths: Optional[bool]
+    #: A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and ...
+    links: Optional[bool]
+    #: On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as ...
+    longLinkPreviews: Optional[bool]
+
+
+class _ManifestRouteRequired(TypedDict):
+    id: Identifier
+    pattern: URLPattern
+
+
+class ManifestRoute(_ManifestRouteRequired, total=False):
+    """A route: Route without its switch-offs, which are decided on release day."""
+
+    action: RouteAction
+    #: Versions that handle the route, per platform. Empty for exclude routes.
+    platforms: ManifestRoutePlatforms
+    #: Hosts the route applies to; empty: every domain of the app.
+    domains: List[Host]
+    #: For a custom-scheme route: the web URL to fall back to; {path} and {query} are substituted.
+    webFallback: Optional[str]
+    comment: Optional[str]
+
+
+class _ManifestPlanRequired(TypedDict):
+    basis: PlanBasis
+    changes: List[PlanChange]
+    notInManifest: List[PlanUnmanaged]
+
+
+class ManifestPlan(_ManifestPlanRequired, total=False):
+    """The output of routereg plan --json (and --out PLAN): changes in apply order."""
+
+    #: Planned with a prune: managed routes left out are removals.
+    prune: bool
+    #: In a saved plan (--out): the manifest planned, applied exactly as reviewed.
+    manifest: Manifest
+
+
+class PlanBasis(TypedDict):
+    """The registry state the plan was computed from."""
+
+    app: Identifier
+    fingerprint: str
+    appExists: bool
+    domains: int
+    routes: int
+
+
+class _PlanChangeRequired(TypedDict):
+    action: Literal["add", "change", "move", "remove"]
+    kind: PlanKind
+    id: str
+    fields: List[PlanFieldChange]
+
+
+class PlanChange(_PlanChangeRequired, total=False):
+    """PlanChange"""
+
+    #: An added or moved route goes before this one.
+    before: Optional[str]
+    #: An added route as people read it.
+    summary: Optional[str]
+
+
+PlanFieldChange = TypedDict("PlanFieldChange", {"field": "str", "from": "Any", "to": "Any"}, total=False)
+
+
+class _PlanUnmanagedRequired(TypedDict):
+    kind: PlanKind
+    id: str
+
+
+class PlanUnmanaged(_PlanUnmanagedRequired, total=False):
+    """PlanUnmanaged"""
+
+    #: A route: whether a manifest manages it (a prune removes only those).
+    managed: bool
+
+
 Version = str
 
 
@@ -1215,6 +1340,9 @@ RequestId = str
 
 
 TokenApps = List[Identifier]
+
+
+PlanKind = Literal["app", "domain", "route"]
 
 
 __all__ = [
@@ -1279,6 +1407,12 @@ __all__ = [
     "LinksStatsResultCountsItem",
     "LinksStatsResultDomainMissesItem",
     "LintFinding",
+    "Manifest",
+    "ManifestDomain",
+    "ManifestPlan",
+    "ManifestRoute",
+    "ManifestRoutePlatforms",
+    "ManifestsApplyResult",
     "MatchDefaults",
     "MatchDefaultsOutput",
     "MatrixCell",
@@ -1287,6 +1421,11 @@ __all__ = [
     "NextPageToken",
     "PageSize",
     "PageToken",
+    "PlanBasis",
+    "PlanChange",
+    "PlanFieldChange",
+    "PlanKind",
+    "PlanUnmanaged",
     "Platform",
     "QueryPattern",
     "Release",
@@ -1299,6 +1438,7 @@ __all__ = [
     "Role",
     "Route",
     "RouteAction",
+    "RouteManagement",
     "RouteOutput",
     "RouteOutputPlatforms",
     "RouteOutputSwitchedOff",

@@ -549,6 +549,38 @@ def test_links_round_trip(server, admin, validated, names):
     assert caught.value.status == "NOT_FOUND"
 
 
+def test_manifest_plan_and_apply(admin, names):
+    # Routes as code from a pipeline: the plan of an edited manifest, applied as reviewed with its source; the
+    # next plan is empty; a reviewed plan the registry moved away from is refused, naming what moved.
+    app, host = f"manifest-{names['app']}", f"manifest.{names['root']}"
+    admin.apps_create({"id": app, "ios": {"appIds": [IOS_APP_ID]}}, share_names=True)
+    admin.domains_create({"host": host, "apps": [app]})
+    admin.routes_create(app, {"id": "profile", "pattern": {"path": "/u/*"}, "platforms": {"ios": {"since": "5.0"}}})
+    manifest = {
+        "app": {"id": app, "ios": {"appIds": [IOS_APP_ID]}},
+        "domains": [{"host": host}],
+        "routes": [
+            {"id": "chat", "pattern": {"path": "/c/*"}, "platforms": {"ios": {"since": "5.0"}}},
+            {"id": "profile", "pattern": {"path": "/u/*"}, "platforms": {"ios": {"since": "5.0"}}},
+        ],
+    }
+    plan = admin.manifests_plan(manifest)
+    assert [f"{c['action']} {c['id']}" for c in plan["changes"]] == ["add chat"]
+    applied = admin.manifests_apply(manifest, basis=plan["basis"], changes=plan["changes"], source="py-1")
+    assert admin.manifests_plan(manifest)["changes"] == []
+    assert [r["id"] for r in admin.iter_items("Routes.List", app=app)] == ["chat", "profile"]
+    assert admin.routes_get(app, "chat")["managedBy"]["source"] == "py-1"
+    assert applied["fingerprint"] == admin.manifests_plan(manifest)["basis"]["fingerprint"]
+
+    manifest["routes"][0]["platforms"]["ios"]["since"] = "5.1"
+    reviewed = admin.manifests_plan(manifest)
+    admin.routes_create(app, {"id": "later", "pattern": {"path": "/later/*"}})
+    with pytest.raises(RegistryError) as refused:
+        admin.manifests_apply(manifest, basis=reviewed["basis"], changes=reviewed["changes"])
+    assert refused.value.status == "FAILED_PRECONDITION" and "routes 2 → 3" in str(refused.value)
+    assert admin.routes_get(app, "chat")["platforms"]["ios"]["since"] == "5.0"
+
+
 def test_the_module_called_every_method(openrpc):
     # Last in the module: every method of the OpenRPC document answered once with a schema-valid result.
     assert {m["name"] for m in openrpc["methods"]} - CALLED == set()

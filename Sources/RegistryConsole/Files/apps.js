@@ -58,7 +58,9 @@ async function renderRoutes(main, ctx, appId, shown) {
 
   const rows = routes.map((route, index) => h("tr", { dataset: { route: route.id } },
     h("td", { class: "num" }, String(index + 1)),
-    h("td", { class: "strong" }, route.id),
+    h("td", { class: "strong" }, route.id, route.managedBy ? h("span", {
+      class: "pill managed", title: `Managed by a manifest (routereg apply): ${route.managedBy.source ?? "no source named"}, ${route.managedBy.applyTime}. Edits here are undone by its next apply.`,
+    }, `manifest ${route.managedBy.source ?? ""}`.trim()) : null),
     h("td", { class: "mono" }, patternText(route.pattern)),
     h("td", null, h("span", { class: `pill ${route.action}` }, route.action)),
     PLATFORMS.map(([p]) => h("td", { class: "nowrap" }, rangeText(route.platforms?.[p]))),

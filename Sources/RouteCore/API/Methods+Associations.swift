@@ -213,5 +213,6 @@ extension API {
         LinksCreate.self, LinksBatchCreate.self, LinksGet.self, LinksList.self, LinksUpdate.self, LinksDelete.self,
         LinksResolve.self, LinksStats.self, LinksQRCode.self,
         WebhooksCreate.self, WebhooksList.self, WebhooksDelete.self, WebhooksDeliveries.self,
+        ManifestsPlan.self, ManifestsApply.self,
     ]
 }

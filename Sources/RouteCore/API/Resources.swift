@@ -37,15 +37,21 @@ public struct RouteResource: Codable, Sendable, Hashable {
     /// 0-based position in the app's evaluation order.
     public var position: Int
     public var meta: ResourceMeta
+    /// Set when a manifest manages the route (`Manifests.Apply` created or adopted it): a prune may remove
+    /// it. Nil for a route people manage by hand.
+    public var managedBy: RouteManagement?
 
-    public init(route: Route, app: String, position: Int, meta: ResourceMeta) {
+    public init(
+        route: Route, app: String, position: Int, meta: ResourceMeta, managedBy: RouteManagement? = nil
+    ) {
         self.route = route
         self.app = app
         self.position = position
         self.meta = meta
+        self.managedBy = managedBy
     }
 
-    enum CodingKeys: String, CodingKey { case app, position }
+    enum CodingKeys: String, CodingKey { case app, position, managedBy }
 
     public init(from decoder: any Decoder) throws {
         route = try Route(from: decoder)
@@ -53,6 +59,7 @@ public struct RouteResource: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         app = try c.decode(String.self, forKey: .app)
         position = try c.decode(Int.self, forKey: .position)
+        managedBy = try c.decodeIfPresent(RouteManagement.self, forKey: .managedBy)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,6 +68,21 @@ public struct RouteResource: Codable, Sendable, Hashable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(app, forKey: .app)
         try c.encode(position, forKey: .position)
+        try c.encodeIfPresent(managedBy, forKey: .managedBy)
+    }
+}
+
+/// Which manifest manages a route: the source (its commit or origin, as `Manifests.Apply` was told) of the
+/// apply that adopted it or last changed that source, and when.
+public struct RouteManagement: Codable, Sendable, Hashable {
+    /// The manifest's commit or origin; nil when the apply named none.
+    public var source: String?
+    /// When that apply marked the route (RFC 3339).
+    public var applyTime: String
+
+    public init(source: String?, applyTime: String) {
+        self.source = source
+        self.applyTime = applyTime
     }
 }
 

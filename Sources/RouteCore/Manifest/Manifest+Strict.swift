@@ -100,7 +100,7 @@ extension Manifest {
     }
 
     /// Routes and domains are keyed by id and host: one given twice is refused where it repeats.
-    func checkUnique() throws(ManifestError) {
+    public func checkUnique() throws(ManifestError) {
         var routeIDs: [String: Int] = [:]
         for (index, route) in routes.enumerated() {
             if let first = routeIDs[route.id] {

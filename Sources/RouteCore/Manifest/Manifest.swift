@@ -113,6 +113,14 @@ public struct ManifestRoute: Sendable, Hashable, Codable {
             domains: route.domains, webFallback: route.webFallback, comment: route.comment)
     }
 
+    /// The registry route this manifest route describes, with the switch-offs it keeps (a manifest never
+    /// revives a version switched off on release day).
+    public func route(switchedOff: [Platform: [SwitchedOff]] = [:]) -> Route {
+        Route(
+            id: id, pattern: pattern, action: action, platforms: platforms, switchedOff: switchedOff,
+            domains: domains, webFallback: webFallback, comment: comment)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, pattern, action, platforms, domains, webFallback, comment
     }

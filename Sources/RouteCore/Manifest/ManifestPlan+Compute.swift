@@ -1,8 +1,8 @@
 extension ManifestPlan {
     /// The changes that would make the registry (`state`) hold what `manifest` says: the app, then domains in
     /// the manifest's order, then routes in evaluation order (each added, changed or moved). Routes and
-    /// domains only the registry has are listed in `notInManifest`; with `prune`, those routes become removals
-    /// (domains are never removed by a manifest: other apps may share them).
+    /// domains only the registry has are listed in `notInManifest`; with `prune`, those of the routes a manifest
+    /// manages become removals (domains are never removed by a manifest: other apps may share them).
     public init(manifest: Manifest, state: ManifestState, prune: Bool = false) {
         var changes: [Change] = []
         let appID = manifest.app.id
@@ -34,17 +34,19 @@ extension ManifestPlan {
         changes += Self.routeChanges(manifest.routes, state.routes.map(\.route))
         let kept = Set(manifest.routes.map(\.id))
         for resource in state.routes where !kept.contains(resource.route.id) {
-            if prune {
+            // A prune removes only what a manifest manages: routes people added by hand stay.
+            let managed = resource.managedBy != nil
+            if prune && managed {
                 changes.append(Change(action: .remove, kind: .route, id: resource.route.id))
             } else {
-                unmanaged.append(Unmanaged(kind: .route, id: resource.route.id))
+                unmanaged.append(Unmanaged(kind: .route, id: resource.route.id, managed: managed))
             }
         }
         self.init(
             basis: Basis(
                 app: appID, fingerprint: state.fingerprint, appExists: state.app != nil,
                 domains: state.domains.count, routes: state.routes.count),
-            changes: changes, notInManifest: unmanaged)
+            changes: changes, notInManifest: unmanaged, prune: prune ? true : nil)
     }
 
     /// Adds, changes and moves, in the manifest's order. A route moves when it is not among the longest run

@@ -6,7 +6,13 @@ extension ManifestPlan {
     public var lines: [String] {
         var lines = changes.map(\.line)
         for resource in notInManifest {
-            lines.append("  \(resource.kind.rawValue) \(resource.id): not in manifest (kept; only a prune removes it)")
+            let why: String
+            switch (resource.kind, resource.managed) {
+            case (.domain, _): why = "kept: a manifest never removes a domain, other apps may share it"
+            case (_, false?): why = "kept: not managed by a manifest, so a prune keeps it too"
+            default: why = "kept; only a prune removes it"
+            }
+            lines.append("  \(resource.kind.rawValue) \(resource.id): not in manifest (\(why))")
         }
         return lines
     }

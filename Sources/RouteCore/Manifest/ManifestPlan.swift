@@ -8,11 +8,20 @@ public struct ManifestPlan: Sendable, Hashable, Codable {
     public var changes: [Change]
     /// Resources of the registry the manifest leaves out: kept, unless a prune removes them.
     public var notInManifest: [Unmanaged]
+    /// True when planned with a prune (managed routes the manifest leaves out are removals); absent otherwise.
+    public var prune: Bool?
+    /// The manifest planned, in a saved plan (`routereg plan --out`), so that `routereg apply PLAN` applies
+    /// exactly what was reviewed; absent from a plan printed or answered by `Manifests.Plan`.
+    public var manifest: Manifest?
 
-    public init(basis: Basis, changes: [Change], notInManifest: [Unmanaged]) {
+    public init(
+        basis: Basis, changes: [Change], notInManifest: [Unmanaged], prune: Bool? = nil, manifest: Manifest? = nil
+    ) {
         self.basis = basis
         self.changes = changes
         self.notInManifest = notInManifest
+        self.prune = prune
+        self.manifest = manifest
     }
 
     /// True when applying would change something (what `--detailed-exitcode` reports as 2).
@@ -97,10 +106,13 @@ public struct ManifestPlan: Sendable, Hashable, Codable {
     public struct Unmanaged: Sendable, Hashable, Codable {
         public var kind: Kind
         public var id: String
+        /// For a route: whether a manifest manages it (only those a prune removes); absent for domains.
+        public var managed: Bool?
 
-        public init(kind: Kind, id: String) {
+        public init(kind: Kind, id: String, managed: Bool? = nil) {
             self.kind = kind
             self.id = id
+            self.managed = managed
         }
     }
 }

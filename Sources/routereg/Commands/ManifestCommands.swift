@@ -2,8 +2,8 @@ import Foundation
 import RouteCore
 import RouteRegistryClient
 
-/// `routereg export|plan`: an app's routes, domains and settings as a manifest kept in its repository, and
-/// what applying one would change (issue 44, "Routes as code"). Applying is a later step.
+/// `routereg export|plan|apply`: an app's routes, domains and settings as a manifest kept in its repository,
+/// what applying one would change, and applying it (issue 44, "Routes as code").
 enum ManifestCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
@@ -21,18 +21,23 @@ enum ManifestCommands {
             details: """
                 Compares the manifest with the registry and prints one line per change: + added, ~ changed or
                 moved, - removed; routes the registry has and the manifest does not are listed as not in the
-                manifest and kept. The plan records the registry state it was computed from (a fingerprint of
-                every resource read). --json prints the plan as JSON ($defs/Plan of the manifest schema);
-                --out writes that JSON to a file as well. Exit codes: 0 on success; with --detailed-exitcode,
-                0 no changes, 2 changes, 1 any error.
+                manifest and kept. With --prune, those a manifest manages (created or adopted by an apply) are
+                removals; routes managed by hand are kept; a removal live versions still open is marked with !
+                and the versions (apply refuses it without --allow-breaking). The plan records the registry
+                state it was computed from (a fingerprint of every resource read). --json prints the plan as
+                JSON ($defs/Plan of the manifest schema); --out writes it to a file with the manifest, for
+                routereg apply PLAN. Exit codes: 0 on success; with --detailed-exitcode, 0 no changes, 2
+                changes, 1 any error.
                 """,
             positionals: [PositionalSpec(name: "MANIFEST", summary: "the manifest file (routereg.json)")],
             flags: [
-                .value("out", "PLAN", "also write the plan as JSON to PLAN"),
+                .value("out", "PLAN", "also write the plan and the manifest as JSON to PLAN"),
+                .bool("prune", "plan removing the managed routes the manifest leaves out"),
                 .bool("detailed-exitcode", "exit 0 with no changes, 2 with changes, 1 on any error"),
             ],
             examples: ["plan routereg.json", "plan routereg.json --detailed-exitcode --out plan.json"],
             action: .run(plan)),
+        applySpec,
     ]
 
     static func export(_ run: Invocation) throws {
@@ -54,23 +59,45 @@ enum ManifestCommands {
 
     static func plan(_ run: Invocation) throws {
         let file = run.argument(0)
-        let manifest: Manifest
-        do {
-            manifest = try Manifest(strictJSON: try readInput(file: file))
-        } catch let error as ManifestError {
-            throw CommandFailure("\(file): \(error)")
-        }
+        let manifest = try readManifest(try readInput(file: file), file: file)
         let state = try readState(run, app: manifest.app.id)
-        let plan = ManifestPlan(manifest: manifest, state: state)
-        if let out = run.arguments.value("out") { try write(try encode(plan, pretty: true), to: out) }
+        let plan = ManifestPlan(manifest: manifest, state: state, prune: run.arguments.bool("prune"))
+        if let out = run.arguments.value("out") {
+            var saved = plan
+            saved.manifest = manifest
+            try write(try encode(saved, pretty: true), to: out)
+        }
         if run.json {
             run.print(String(decoding: try encode(plan, pretty: false), as: UTF8.self))
         } else {
             run.print("Plan for \(manifest.app.id) against registry state \(plan.basis.fingerprint.prefix(19))…")
             for line in plan.lines { run.print(line) }
+            for removal in try breakingRemovals(run, plan, state: state) {
+                run.print("! \(removal.text): apply refuses this prune without --allow-breaking")
+            }
             run.print(plan.summaryLine)
         }
         if run.arguments.bool("detailed-exitcode") && plan.hasChanges { run.exitStatus = CLI.exitChanges }
+    }
+
+    /// The removals of a pruning plan that live versions would notice (none without removals: no call made).
+    static func breakingRemovals(_ run: Invocation, _ plan: ManifestPlan, state: ManifestState) throws
+        -> [ManifestPlan.BreakingRemoval]
+    {
+        guard state.app != nil, plan.changes.contains(where: { $0.action == .remove }) else { return [] }
+        var releases: [Release] = []
+        var token: String?
+        repeat {
+            let page = try run.call(
+                API.ReleasesList.self,
+                .init(.init(app: state.appID, state: .live), PageRequest(pageSize: 1000, pageToken: token))
+            ).output
+            releases += page.items.map {
+                Release(app: $0.app, platform: $0.platform, version: $0.version, state: $0.state)
+            }
+            token = page.nextPageToken.isEmpty ? nil : page.nextPageToken
+        } while token != nil
+        return plan.breakingRemovals(in: state, releases: releases)
     }
 
     /// The app, the domains that list it and its routes, every page; a missing app reads as nil.

@@ -19,14 +19,17 @@ enum ManifestFixture {
         ResourceMeta(name: name, etag: etag, createTime: "2026-12-01T00:00:00Z")
     }
 
-    /// The registry state holding `routes` (in that order).
-    static func state(routes: [Route] = routes, appEtag: String = "e1") -> ManifestState {
+    /// The registry state holding `routes` (in that order); those of `managed` (every one when nil) managed by
+    /// a manifest.
+    static func state(routes: [Route] = routes, appEtag: String = "e1", managed: Set<String>? = nil) -> ManifestState {
         ManifestState(
             appID: "badoo", app: Resource(app, meta: meta("apps/badoo", appEtag)),
             domains: [Resource(domain, meta: meta("domains/m.badoo.com"))],
             routes: routes.enumerated().map { index, route in
                 RouteResource(
-                    route: route, app: "badoo", position: index, meta: meta("apps/badoo/routes/\(route.id)"))
+                    route: route, app: "badoo", position: index, meta: meta("apps/badoo/routes/\(route.id)"),
+                    managedBy: managed.map { $0.contains(route.id) } ?? true
+                        ? RouteManagement(source: "abc123", applyTime: "2026-12-01T00:00:00Z") : nil)
             })
     }
 }

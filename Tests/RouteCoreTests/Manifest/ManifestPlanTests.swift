@@ -47,7 +47,7 @@ import Testing
         manifest.routes.removeAll { $0.id == "old" }
         let kept = ManifestPlan(manifest: manifest, state: state)
         #expect(!kept.hasChanges)
-        #expect(kept.notInManifest == [.init(kind: .route, id: "old")])
+        #expect(kept.notInManifest == [.init(kind: .route, id: "old", managed: true)])
         #expect(kept.lines == ["  route old: not in manifest (kept; only a prune removes it)"])
         let pruned = ManifestPlan(manifest: manifest, state: state, prune: true)
         #expect(pruned.changes.map(\.line) == ["- route old"])

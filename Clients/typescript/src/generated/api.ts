@@ -265,6 +265,8 @@ export interface Route {
   app?: Identifier;
   /** Output only; ignored on input. */
   position?: number;
+  /** Output only; ignored on input. */
+  managedBy?: RouteManagement;
 }
 
 /** A route as the server returns it: name apps/{app}/routes/{id}. */
@@ -297,6 +299,7 @@ export interface RouteOutput {
   createTime?: string;
   /** RFC 3339 timestamp, UTC. */
   updateTime?: string | null;
+  managedBy?: RouteManagement;
 }
 
 /** An app version on a platform: draft -> live -> retired. */
@@ -720,6 +723,104 @@ export interface DeliveryClaims {
   routes: Identifier[];
   /** Route ids the current revision claims and the served copy does not: pending at the service. */
   pending: Identifier[];
+}
+
+/** Present when a manifest manages the route (Manifests.Apply created or adopted it): a prune may remove it. Absent on a route managed by hand. */
+export interface RouteManagement {
+  /** The manifest's commit or origin, as the apply that marked it named it. */
+  source?: string | null;
+  /** When that apply marked it. */
+  applyTime: string;
+}
+
+/** An app's routes, domains and link settings: the manifest file. */
+export interface Manifest {
+  /** Where editors find this schema; ignored. */
+  $schema?: string;
+  app: App;
+  domains?: ManifestDomain[];
+  /** In evaluation order: the first match decides. */
+  routes?: ManifestRoute[];
+}
+
+/** A domain of the app: Domain without its app list, which other apps share. */
+export interface ManifestDomain {
+  host: Host;
+  aliasOf?: Host | null;
+  defaults?: MatchDefaults | null;
+  /** User-defined substitution variables ($(food) -> [burrito, pizza]); values may contain wildcards. Matching is bounded: each value is at most 64 characters, and the values the variable tokens of one route pattern offer add up to at most 256 (a value with * or ? counts one per character), and those of one app's routes on one domain to 1,024; a route or domain write beyond that is INVALID_ARGUMENT naming the field and the bound. */
+  substitutionVariables?: Record<string, string[]> | null;
+  /** Also emit the legacy paths form for iOS 12 and earlier. */
+  legacyPaths?: boolean | null;
+  /** A link domain: the registry serves short links on it (https://{host}/{code}). Its AASA and assetlinks claim the link paths through a route of the app's like any other. */
+  links?: boolean | null;
+  /** On a link domain: show the social preview a long link carries (FDL's st, sd, si), marked as supplied by the link, its image only on the app's own domains. Off by default: a stranger's words never appear on the domain. */
+  longLinkPreviews?: boolean | null;
+}
+
+/** A route: Route without its switch-offs, which are decided on release day. */
+export interface ManifestRoute {
+  id: Identifier;
+  pattern: URLPattern;
+  action?: RouteAction;
+  /** Versions that handle the route, per platform. Empty for exclude routes. */
+  platforms?: {
+    ios?: VersionRange;
+    android?: VersionRange;
+  };
+  /** Hosts the route applies to; empty: every domain of the app. */
+  domains?: Host[];
+  /** For a custom-scheme route: the web URL to fall back to; {path} and {query} are substituted. */
+  webFallback?: string | null;
+  comment?: string | null;
+}
+
+/** The output of routereg plan --json (and --out PLAN): changes in apply order. */
+export interface ManifestPlan {
+  basis: PlanBasis;
+  changes: PlanChange[];
+  notInManifest: PlanUnmanaged[];
+  /** Planned with a prune: managed routes left out are removals. */
+  prune?: boolean;
+  /** In a saved plan (--out): the manifest planned, applied exactly as reviewed. */
+  manifest?: Manifest;
+}
+
+/** The registry state the plan was computed from. */
+export interface PlanBasis {
+  app: Identifier;
+  fingerprint: string;
+  appExists: boolean;
+  domains: number;
+  routes: number;
+}
+
+export interface PlanChange {
+  action: "add" | "change" | "move" | "remove";
+  kind: PlanKind;
+  id: string;
+  fields: PlanFieldChange[];
+  /** An added or moved route goes before this one. */
+  before?: string | null;
+  /** An added route as people read it. */
+  summary?: string | null;
+}
+
+export interface PlanFieldChange {
+  field: string;
+  /** Any JSON value. */
+  from?: unknown;
+  /** Any JSON value. */
+  to?: unknown;
+}
+
+export type PlanKind = "app" | "domain" | "route";
+
+export interface PlanUnmanaged {
+  kind: PlanKind;
+  id: string;
+  /** A route: whether a manifest manages it (a prune removes only those). */
+  managed?: boolean;
 }
 
 /** Every method's params and result, in the OpenRPC document's order. */
@@ -1318,6 +1419,31 @@ export interface RegistryApi {
       })[];
     };
   };
+  /** What applying a manifest would change, computed from the database: the same plan as routereg plan --json (changes in apply order, what the registry has that the manifest leaves out, the state it was computed from). */
+  "Manifests.Plan": {
+    params: {
+      manifest: Manifest;
+      prune?: boolean;
+    };
+    result: ManifestPlan;
+  };
+  /** Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, with prune, the managed routes it leaves out removed; every route it lists becomes managed by it. One regeneration and one audit entry naming source and the plan's lines. */
+  "Manifests.Apply": {
+    params: {
+      manifest: Manifest;
+      basis?: PlanBasis;
+      changes?: PlanChange[];
+      prune?: boolean;
+      allowBreaking?: boolean;
+      source?: string;
+      requestId?: RequestId;
+    };
+    result: {
+      plan: ManifestPlan;
+      /** The registry state after the apply: the next plan's basis. */
+      fingerprint: string;
+    };
+  };
 }
 
 /** Every wire method name, in the OpenRPC document's order. */
@@ -1373,6 +1499,8 @@ export const METHOD_NAMES = [
   "Webhooks.List",
   "Webhooks.Delete",
   "Webhooks.Deliveries",
+  "Manifests.Plan",
+  "Manifests.Apply",
 ] as const;
 
 /** What the client needs to know of a method to call it safely. */
@@ -1442,4 +1570,6 @@ export const METHOD_INFO: { readonly [M in keyof RegistryApi]: MethodInfo } = {
   "Webhooks.List": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
   "Webhooks.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "id", required: true }, { name: "requestId", required: false }] },
   "Webhooks.Deliveries": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "id", required: true }] },
+  "Manifests.Plan": { access: "reader", readOnly: true, requestId: false, params: [{ name: "manifest", required: true }, { name: "prune", required: false }] },
+  "Manifests.Apply": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "manifest", required: true }, { name: "basis", required: false }, { name: "changes", required: false }, { name: "prune", required: false }, { name: "allowBreaking", required: false }, { name: "source", required: false }, { name: "requestId", required: false }] },
 };

@@ -55,6 +55,8 @@ exports.METHOD_NAMES = [
     "Webhooks.List",
     "Webhooks.Delete",
     "Webhooks.Deliveries",
+    "Manifests.Plan",
+    "Manifests.Apply",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 exports.METHOD_INFO = {
@@ -109,4 +111,6 @@ exports.METHOD_INFO = {
     "Webhooks.List": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
     "Webhooks.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "id", required: true }, { name: "requestId", required: false }] },
     "Webhooks.Deliveries": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "id", required: true }] },
+    "Manifests.Plan": { access: "reader", readOnly: true, requestId: false, params: [{ name: "manifest", required: true }, { name: "prune", required: false }] },
+    "Manifests.Apply": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "manifest", required: true }, { name: "basis", required: false }, { name: "changes", required: false }, { name: "prune", required: false }, { name: "allowBreaking", required: false }, { name: "source", required: false }, { name: "requestId", required: false }] },
 };

@@ -52,6 +52,8 @@ export const METHOD_NAMES = [
     "Webhooks.List",
     "Webhooks.Delete",
     "Webhooks.Deliveries",
+    "Manifests.Plan",
+    "Manifests.Apply",
 ];
 /** Every method's access, safety and params, from the OpenRPC document. */
 export const METHOD_INFO = {
@@ -106,4 +108,6 @@ export const METHOD_INFO = {
     "Webhooks.List": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }] },
     "Webhooks.Delete": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "app", required: true }, { name: "id", required: true }, { name: "requestId", required: false }] },
     "Webhooks.Deliveries": { access: "releaser", readOnly: true, requestId: false, params: [{ name: "app", required: true }, { name: "id", required: true }] },
+    "Manifests.Plan": { access: "reader", readOnly: true, requestId: false, params: [{ name: "manifest", required: true }, { name: "prune", required: false }] },
+    "Manifests.Apply": { access: "releaser", readOnly: false, requestId: true, params: [{ name: "manifest", required: true }, { name: "basis", required: false }, { name: "changes", required: false }, { name: "prune", required: false }, { name: "allowBreaking", required: false }, { name: "source", required: false }, { name: "requestId", required: false }] },
 };
