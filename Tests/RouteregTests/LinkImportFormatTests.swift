@@ -18,6 +18,7 @@ import Testing
     @Test(arguments: [
         ("link,long_url,title\nhttps://bit.ly/a,https://x.test/,T\n", LinkImport.Format.bitly),
         ("shortCode,longUrl\nab,https://x.test/\n", .shlink),
+        ("link,long_url\n,https://x.test/\n", .bitly),
         ("keyword,url,title\nab,https://x.test/,T\n", .yourls),
         ("https://a.page.link/x,https://a.page.link/?link=https%3A%2F%2Fx.test%2F\n", .fdl),
         (#"[{"address": "ab", "target": "https://x.test/"}]"#, .kutt),

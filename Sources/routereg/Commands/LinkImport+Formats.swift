@@ -101,7 +101,8 @@ extension LinkImport {
         }
         return rows.dropFirst().map { row in
             var fields: [String: Any] = [:]
-            for (name, value) in zip(names, row.fields) where !value.isEmpty { fields[name] = value }
+            // Empty cells are kept: detection reads the header's names, and `string` treats "" as absent.
+            for (name, value) in zip(names, row.fields) { fields[name] = value }
             return Record(location: "line \(row.line)", fields: fields)
         }
     }
