@@ -147,6 +147,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "RegistryTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "ThreadShardsTests", dependencies: ["ThreadShards"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "HTTPServing"], swiftSettings: swiftSettings),
         .testTarget(

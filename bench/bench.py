@@ -43,7 +43,7 @@ PIN = {"server": "0", "load": "1"}
 def pinned(argv, role):
     """`argv` run on the cores of `role` ("server" or "load"), or as given when not pinning."""
     return ["taskset", "-c", PIN[role], *argv] if PIN else list(argv)
-PHASES = ["aasa", "table", "check", "publish", "rss", "links", "apps", "matcher", "bounds"]
+PHASES = ["aasa", "table", "check", "publish", "rss", "links", "apps", "matcher", "bounds", "manifest"]
 # Not part of a default run: chooses `--threads`' default (bench/OPTIMIZATIONS.md).
 EXTRA_PHASES = ["threads"]
 
@@ -721,6 +721,20 @@ def phase_bounds(binary, args, rounds, duration):
         registry.stop()
 
 
+def phase_manifest(binary, args, quick):
+    """`routereg plan` of a 1,000-route manifest against a 1,000-route app (bench/manifest.py). A failure is
+    recorded, not raised."""
+    import manifest
+    registry = Registry(binary, "manifest", args.threads)
+    try:
+        return manifest.phase_manifest(registry, binary, 200 if quick else 1000, 3 if quick else 9, log)
+    except Exception as error:  # noqa: BLE001 - recorded in the report
+        log(f"manifest: failed: {error}")
+        return {"error": str(error)}
+    finally:
+        registry.stop()
+
+
 def phase_matcher(bin_dir):
     out = subprocess.run([os.path.join(bin_dir, "routereg-bench")], capture_output=True, text=True, timeout=600,
                          check=True).stdout
@@ -837,6 +851,8 @@ def main():
             results["matcher"] = phase_matcher(bin_dir)
         if "bounds" in phases:
             results["bounds"] = phase_bounds(binary, args, rounds, duration)
+        if "manifest" in phases:
+            results["manifest"] = phase_manifest(binary, args, args.quick)
     except BaseException:
         # A phase failed: keep what the others measured.
         with open(os.path.join(RESULTS, "partial.json"), "w") as f:

@@ -169,6 +169,7 @@ def targets(results):
     rows += link_targets(results.get("links") or {}, pinned)
     rows += app_targets(results.get("apps") or {})
     rows += bound_targets(results.get("bounds") or {})
+    rows += manifest_targets(results.get("manifest") or {})
     matcher = (results.get("matcher") or {}).get("rows") or {}
     rows_by_size = {int(k): v for k, v in matcher.items()}
     if 1000 in rows_by_size:
@@ -259,6 +260,17 @@ def bounds_section(bounds):
             f"Checks answered meanwhile). A URL of {bounds['url_chars'] + 1:,} characters is refused "
             f"(code {bounds.get('over_long_url_code')}).", ""]
     return out
+
+
+def manifest_targets(manifest):
+    """Issue 44's row: `routereg plan` of a 1,000-route manifest against a 1,000-route app."""
+    if not manifest:
+        return []
+    if manifest.get("error"):
+        return [("manifest phase", "runs", f"failed: {manifest['error'][:200]}", False)]
+    return [(f"routereg plan, {manifest['routes']:,}-route manifest against the app (process start included)",
+             "< 1 s", f"{manifest['median_s'] * 1000:.0f} ms median, {manifest['max_s'] * 1000:.0f} ms max "
+             f"({manifest['changes']} change found)", manifest["median_s"] < 1.0)]
 
 
 def app_targets(apps):

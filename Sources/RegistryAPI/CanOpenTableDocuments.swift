@@ -11,7 +11,7 @@ import ThreadShards
 /// The same table `CanOpen.GetTable` answers, byte for byte (its `table` member), with the same ETag, for
 /// the same versions: any version of a known app, live or not (a retired version still installed must get
 /// its kill switches). Documents are kept per snapshot within `byteBudget`; the 304 of a kept one costs a
-/// lookup and no table. Each request thread also keeps the documents it served (`ThreadSharded`, the same
+/// lookup and no table. Each request thread also keeps the documents it served (`VersionedMemo`, the same
 /// objects, at most `perThread`), so a repeated GET takes its thread's lock and none another core takes.
 final class CanOpenTableDocuments: Sendable {
     private struct Cache {
@@ -30,7 +30,7 @@ final class CanOpenTableDocuments: Sendable {
     private let service: RegistryService
     private let cacheControl: String
     private let cache = Mutex(Cache())
-    private let threads = ThreadSharded { Cache() }
+    private let threads = VersionedMemo<ReleaseKey, StaticDocument, UInt64>(initial: 0, limit: perThread)
 
     init(service: RegistryService, cacheControl: String) {
         self.service = service
@@ -45,9 +45,9 @@ final class CanOpenTableDocuments: Sendable {
         case .failure(let failure): return failure.lookup
         }
         let stamp = service.snapshots.installCount
-        if let kept = threads.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) { return .document(kept) }
+        if let kept = threads.value(key, version: stamp) { return .document(kept) }
         if let kept = cache.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) {
-            keepOnThread(kept, key, stamp)
+            threads.keep(kept, key, version: stamp)
             return .document(kept)
         }
         let file: GeneratedFile?
@@ -68,18 +68,8 @@ final class CanOpenTableDocuments: Sendable {
             }
             if cache.documents.updateValue(document, forKey: key) == nil { cache.bytes += file.bytes.count }
         }
-        keepOnThread(document, key, stamp)
+        threads.keep(document, key, version: stamp)
         return .document(document)
-    }
-
-    private func keepOnThread(_ document: StaticDocument, _ key: ReleaseKey, _ stamp: UInt64) {
-        threads.withLock { kept in
-            // A reader holding an older stamp must not reset the table of a newer snapshot.
-            if stamp > kept.stamp || kept.documents.count >= Self.perThread {
-                kept = Cache(stamp: max(stamp, kept.stamp))
-            }
-            if stamp == kept.stamp { kept.documents[key] = document }
-        }
     }
 
     struct PathError: Error {

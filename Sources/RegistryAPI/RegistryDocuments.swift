@@ -9,7 +9,7 @@ import ThreadShards
 ///
 /// `StaticDocument`s (with their prebuilt responses) are made once per snapshot, on the first request after
 /// a swap, and reused by every request until the next swap. Each request thread keeps its own table of them
-/// (`ThreadSharded`), so a GET reads one atomic and takes its thread's lock, none another core takes; the
+/// (`VersionedMemo`), so a GET reads one atomic and takes its thread's lock, none another core takes; the
 /// shared table behind it, with one copy of each document, is read once per thread and snapshot.
 final class RegistryDocuments: Sendable {
     private struct Cache {
@@ -20,7 +20,7 @@ final class RegistryDocuments: Sendable {
 
     private let service: RegistryService
     private let cacheControl: String
-    private let caches = ThreadSharded { Cache() }
+    private let threads = VersionedMemo<DocumentKey, StaticDocument, UInt64>(initial: 0)
     private let shared = Mutex(Cache())
 
     /// - Parameter maxAge: seconds clients and CDNs may cache a file (`Cache-Control: public, max-age=…`).
@@ -41,11 +41,11 @@ final class RegistryDocuments: Sendable {
         // The common case takes the thread's lock and no snapshot: the installed snapshot has not changed since
         // the document was made.
         let stamp = service.snapshots.installCount
-        if let cached = caches.withLock({ $0.stamp == stamp ? $0.documents[key] : nil }) { return cached }
+        if let cached = threads.value(key, version: stamp) { return cached }
         let document =
             shared.withLock { cache in cache.stamp == stamp ? cache.documents[key] : nil } ?? made(key, stamp)
         guard let document else { return nil }
-        caches.withLock { Self.keep(document, key, stamp, in: &$0) }
+        threads.keep(document, key, version: stamp)
         return document
     }
 

@@ -26,6 +26,8 @@ final class ShortLinkPages: Sendable {
         var tally: ClickCounter.Tally
         /// Seconds since 1970 when the link stops working; infinity when it does not.
         var expires: Double
+        /// The link's click cap, checked on every click by a person (`ClickCaps`).
+        var maxClicks: Int?
     }
 
     private struct AnswerKey: Hashable {
@@ -94,6 +96,7 @@ final class ShortLinkPages: Sendable {
             return view.answers[key]
         }
         if let kept, now.timeIntervalSince1970 < kept.expires {
+            if usedUp(kept.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
             service.clicks.count(kept.tally, at: now)
             return kept.answer.response
         }
@@ -102,6 +105,7 @@ final class ShortLinkPages: Sendable {
             service.clicks.countMiss(domain: domain, Self.miss(found), at: now)
             return notFound(appName: nil)
         }
+        if usedUp(stored.link.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
         let decided = LinkAnswer(
             stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
             visitor: visitor, fromFallback: fromFallback, inApp: inApp)
@@ -117,7 +121,8 @@ final class ShortLinkPages: Sendable {
                 source: source)
         else { return response }
         let fresh = Kept(
-            answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity)
+            answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity,
+            maxClicks: stored.link.maxClicks)
         views.withLock { view in
             // Kept under the versions read before the link was: a change since then clears it on the next click.
             if view.stamp != stamp || view.linksVersion != linksVersion || view.answers.count >= Self.maxPrepared {
@@ -128,6 +133,17 @@ final class ShortLinkPages: Sendable {
             view.answers[key] = fresh
         }
         return prepared.response
+    }
+
+    /// Takes a person's click from a capped link: true (counted as an `expired` miss) when the cap was reached. A
+    /// link used up answers as an expired one; bots neither use it up nor are refused.
+    private func usedUp(_ maximum: Int?, _ domain: String, _ code: String, _ visitor: LinkVisitor, at now: Date)
+        -> Bool
+    {
+        guard let maximum, visitor != .crawler, !service.caps.take(domain: domain, code: code, maximum: maximum)
+        else { return false }
+        service.clicks.countMiss(domain: domain, .expired, at: now)
+        return true
     }
 
     /// Why a visit found no live link.

@@ -16,15 +16,10 @@ final class ShortLinkQRCodes: Sendable {
         var contentType: String { self == .svg ? "image/svg+xml" : "image/png" }
     }
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         var host: String
         var code: String
         var format: Format
-    }
-
-    private struct ThreadView {
-        var linksVersion: UInt64 = .max
-        var images: [Key: PreparedResponse] = [:]
     }
 
     /// Most images a thread keeps before starting over (as `ShortLinkPages.maxPrepared`).
@@ -37,7 +32,7 @@ final class ShortLinkQRCodes: Sendable {
     static let scanQueryItem = "qr"
 
     private let service: RegistryService
-    private let views = ThreadSharded { ThreadView() }
+    private let images = VersionedMemo<Key, PreparedResponse, UInt64>(initial: 0, limit: maxPrepared)
 
     init(service: RegistryService) { self.service = service }
 
@@ -48,17 +43,11 @@ final class ShortLinkQRCodes: Sendable {
             return ShortLinkPages.notFoundPage()
         }
         let key = Key(host: domain, code: code, format: format)
-        if let kept = views.withLock({ $0.linksVersion == version ? $0.images[key] : nil }) { return kept.response }
+        if let kept = images.value(key, version: version) { return kept.response }
         guard let drawn = Self.draw(Self.url(domain: domain, code: code), format) else {
             return .text(500, "the QR code could not be drawn\n")
         }
-        views.withLock { view in
-            if view.linksVersion != version || view.images.count >= Self.maxPrepared {
-                view.images = [:]
-                view.linksVersion = version
-            }
-            view.images[key] = drawn
-        }
+        images.keep(drawn, key, version: version)
         return drawn.response
     }
 

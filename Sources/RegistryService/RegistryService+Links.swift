@@ -171,7 +171,9 @@ extension RegistryService {
             throw RegistryError.invalidArgument(field: "url", "is not an absolute URL (https://host/code)")
         }
         let code = String(url.path.drop(while: { $0 == "/" }))
-        guard let stored = links.link(domain: host, code: code), stored.isLive(at: Date()) else {
+        guard let stored = links.link(domain: host, code: code), stored.isLive(at: Date()),
+            !(stored.link.maxClicks.map { caps.isExhausted(domain: host, code: code, maximum: $0) } ?? false)
+        else {
             throw RegistryError.notFound(.link(host, code))
         }
         let current = snapshot
@@ -212,7 +214,10 @@ extension RegistryService {
 
     /// Reads every link written since the index last looked, within `deadline`.
     public func refreshLinks(deadline: ContinuousClock.Instant) throws {
+        let first = !links.loaded
         try mapped { try links.catchUp(from: store, deadline: deadline) }
+        // A server starting knows its capped links' counts before it answers their first click.
+        if first && links.hasCapped { refreshClickCaps(deadline: deadline) }
     }
 
     static func view(_ stored: StoredLink) -> API.LinkView {
@@ -303,6 +308,9 @@ extension RegistryService {
             link.tags = unique.isEmpty ? nil : unique
         }
         if link.disabled == false { link.disabled = nil }
+        if let maximum = link.maxClicks, !(1...1_000_000_000).contains(maximum) {
+            throw RegistryError.invalidArgument(field: "\(field).maxClicks", "must be 1 to 1000000000")
+        }
         return link
     }
 }
@@ -310,6 +318,7 @@ extension RegistryService {
 extension RegistryService {
     /// Writes the clicks and misses counted since the last flush; on failure they are kept for the next one.
     public func flushClicks(deadline: ContinuousClock.Instant) {
+        defer { if links.hasCapped { refreshClickCaps(deadline: deadline) } }
         let counts = clicks.take()
         let misses = clicks.takeMisses()
         guard !counts.isEmpty || !misses.isEmpty else { return }
@@ -319,6 +328,18 @@ extension RegistryService {
             options.log(
                 "links: writing \(counts.count + misses.count) click counters failed (\(error)); kept for the next flush"
             )
+        }
+    }
+}
+
+extension RegistryService {
+    /// Brings the capped links' counts up to what the database holds (`ClickCaps`); a failure keeps the
+    /// counts held, which only ever lag.
+    func refreshClickCaps(deadline: ContinuousClock.Instant) {
+        do {
+            caps.raise(to: try store.read(deadline: deadline) { tx in try store.clicks.cappedTotals(in: tx) })
+        } catch {
+            options.log("links: reading the capped links' clicks failed (\(error)); tried again next flush")
         }
     }
 }

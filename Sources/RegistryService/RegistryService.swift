@@ -78,6 +78,8 @@ public final class RegistryService: Sendable {
     public let links = LinkIndex()
     /// Clicks counted since the last flush (`ClickCounter`).
     public let clicks = ClickCounter()
+    /// Clicks used of links with a cap (`ClickCaps`).
+    public let caps = ClickCaps()
     /// Tokens' last uses since the last flush (`TokenUses`).
     public let tokenUses = TokenUses()
     /// What Apple's CDN and Google serve per domain, as last read from the database (`DeliveryWatch`).

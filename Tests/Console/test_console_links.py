@@ -83,6 +83,9 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
     fill_in(d, "description", "Ann is waiting")
     fill_in(d, "image", "https://img.chat.example/ann.png")
     fill_in(d, "iosMin", "5.12.1")
+    fill_in(d, "maxClicks", "500")
+    fill_in(d, "utm-campaign", "spring")
+    fill_in(d, "tags", "launch, q3")
     decided = wait(d).until(lambda drv: (t := drv.find_element(By.ID, "target-decided").text) and "5.12.1" in t and t)
     assert "iOS 5.12.1 (the link's own)" in decided and "Android 300 (route since)" in decided, decided
 
@@ -104,6 +107,9 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
     link = api("Links.Get", domain=LINKS, code="hello42")
     assert link["target"] == f"https://{SITE}/u/42" and link["preview"]["title"] == "Say hi to Ann"
     assert link["ios"]["minVersion"] == "5.12.1" and not (link.get("android") or {}).get("minVersion")
+    assert link["maxClicks"] == 500 and link["utm"] == {"campaign": "spring"} and link["tags"] == ["launch", "q3"]
+    assert find(d, "#link-max-clicks").text == "500 clicks by people"
+    assert "utm_campaign=spring" in find(d, "#link-utm").text
     assert find(d, "#link-short-url").text == f"https://{LINKS}/hello42"
 
     # The effective minimum per platform and why, as Links.Resolve tells the apps.
@@ -128,10 +134,11 @@ def test_create_a_link_and_see_its_preview_minimum_versions_and_clicks(server, a
     assert find(d, "#link-clicks").get_attribute("data-total") == "0"
     answers = [visit(url, "hello42", ua) for ua in (IPHONE, IPHONE, IPHONE, ANDROID, ANDROID, SLACK, DESKTOP)]
     assert [a[0] for a in answers] == [200] * 6 + [302]
-    assert answers[-1][1] == f"https://{SITE}/u/42"
+    assert answers[-1][1] == f"https://{SITE}/u/42?utm_campaign=spring"  # the campaign rides along on the web
     assert "Open in Chat" in answers[0][2] and 'og:title" content="Say hi to Ann"' in answers[5][2]
     assert visit(url, "nothing-here", IPHONE)[0] == 404
-    find(d, "#clicks-refresh").click()
+    find(d, "#clicks-refresh")
+    d.execute_script("document.getElementById('clicks-refresh').click()")  # a toast may cover it
     wait(d).until(lambda drv: drv.find_element(By.ID, "link-clicks").get_attribute("data-total") == "7")
     stats = api("Links.Stats", domain=LINKS, code="hello42")
     assert stats["total"] == 7

@@ -44,6 +44,8 @@ struct ContractProbes {
         Array(repeating: "AB", count: 32).joined(separator: ":"), "https://m.badoo.com/", "food", "x_1",
         // An RFC 3339 time in the future, at the longest the pattern admits (nanoseconds and an offset).
         "2099-12-31T23:59:59.123456789+01:00",
+        // A webhook id (`wh_` and 16 hex digits).
+        "wh_0123456789abcdef",
     ]
 
     let schemas: [String: Any]

@@ -239,6 +239,8 @@ import Testing
         #expect(
             try await eventually(within: .seconds(8)) { try await status()?.int("revisionsBehind") == 0 })
         #expect(try await status()?.string("service") == "google-digital-asset-links")
+        // Google lists statements, not rules: no routes are claimed for assetlinks.
+        #expect(try await status()?["claimedRoutes"] == nil)
         #expect(standIn.requests.contains { $0.path == "/v1/statements:list" && $0.query.contains("relation=") })
     }
 

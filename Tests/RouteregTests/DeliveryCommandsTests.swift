@@ -69,6 +69,11 @@ struct DeliveryCommandsTests {
         // A hand-written file.
         standIn.setAASA(Self.host, .serve(Data(#"{"applinks":{"details":[]}}"#.utf8)))
         status = try await waitForStatus("not a revision we published")
+        // It claims nothing of ours: every route 5.12.0 opens is pending there, none "not published".
+        let handWritten = try await session.run(["release", "status", "badoo", "ios", "5.12.0"])
+        #expect(handWritten.status == 1)
+        #expect(handWritten.stdout.contains("pending at Apple's CDN: profile, lookalikes"), "\(handWritten.stdout)")
+        #expect(!handWritten.stdout.contains("not in the published revision"), "\(handWritten.stdout)")
         let json = try await session.ok(["--json", "aasa", "status", Self.host])
         #expect(json.contains("\"revisionsBehind\":-1") || json.contains("\"revisionsBehind\": -1"), "\(json)")
     }

@@ -1022,6 +1022,8 @@ class ShortLink(_ShortLinkRequired, total=False):
     android: Optional[LinkPlatformOptions]
     #: When it stops working (RFC 3339); it answers 404 after.
     expiresAt: Optional[str]
+    #: It stops (404, counted as an expired miss) once people clicked it this many times; bots ...
+    maxClicks: Optional[int]
     #: Phones go straight to the target, without the landing page (FDL's efr=1).
     skipLanding: Optional[bool]
     utm: Optional[LinkCampaign]
@@ -1097,6 +1099,8 @@ class DeliveryStatus(_DeliveryStatusRequired, total=False):
     lastOutcome: Literal["served", "unchanged", "not_found", "http_error", "timeout", "too_large", "invalid_json", "network_error"]
     lastHttpStatus: int
     lastError: str
+    #: AASA only, per app whose iOS app IDs the document names: the routes the served copy claims ...
+    claimedRoutes: List[DeliveryClaims]
 
 
 class LinkCampaign(TypedDict, total=False):
@@ -1147,6 +1151,16 @@ class WebhookOutput(_WebhookOutputRequired, total=False):
     secret: str
     #: When the next attempt is due after failures.
     nextAttemptTime: str
+
+
+class DeliveryClaims(TypedDict):
+    """One app's routes in a delivered AASA, read from the registry's own revisions (never from a ..."""
+
+    app: Identifier
+    #: Route ids the served copy's opening rules come from, in document order; empty when the ...
+    routes: List[Identifier]
+    #: Route ids the current revision claims and the served copy does not: pending at the service.
+    pending: List[Identifier]
 
 
 Version = str
@@ -1240,6 +1254,7 @@ __all__ = [
     "CanOpenTable",
     "CanOpenTableFallback",
     "Decision",
+    "DeliveryClaims",
     "DeliveryStatus",
     "DiffRule",
     "DocumentKind",

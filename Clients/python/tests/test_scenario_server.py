@@ -534,6 +534,12 @@ def test_links_round_trip(server, admin, validated, names):
     assert admin.links_stats(links_host, "spring")["total"] == 0
     qr = admin.links_qr_code(links_host, "spring")
     assert qr["url"] == f"https://{links_host}/spring?qr=1" and qr["svg"].startswith("<svg ")
+    hook = admin.webhooks_create(app, {"url": "https://hooks.example.com/py", "events": ["link.clicked"]})
+    assert hook["secret"].startswith("whsec_") and hook["events"] == ["link.clicked"]
+    listed = admin.webhooks_list(app)["webhooks"]
+    assert [h["id"] for h in listed] == [hook["id"]] and "secret" not in listed[0]
+    assert admin.webhooks_deliveries(app, hook["id"])["deliveries"] == []
+    assert admin.webhooks_delete(app, hook["id"]) == {}
     with pytest.raises(RegistryError) as caught:
         admin.links_create(app, {"target": "https://evil.example/"})
     assert caught.value.status == "INVALID_ARGUMENT" and [d["field"] for d in caught.value.details] == ["link.target"]

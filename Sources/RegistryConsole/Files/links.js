@@ -195,6 +195,7 @@ function renderNew(main, ctx, app) {
   const mins = Object.fromEntries(PLATFORMS.map(([p]) => [p, input(`${p}Min`, { placeholder: "empty: the route's since", pattern: "[0-9]+(\\.[0-9]+){0,3}", title: "a version like 5.12.0" })]));
   const fallbacks = Object.fromEntries(PLATFORMS.map(([p]) => [p, input(`${p}Fallback`, { class: "mono", placeholder: "empty: the target on the web", maxLength: 2048 })]));
   const expires = input("expires", { type: "datetime-local" });
+  const maxClicks = input("maxClicks", { type: "number", min: 1, max: 1000000000, placeholder: "empty: no limit" });
   const skip = h("input", { type: "checkbox", name: "skipLanding", id: "link-skipLanding" });
   const utm = Object.fromEntries(UTM.map(([k]) => [k, input(`utm-${k}`, { maxLength: 200, placeholder: `utm_${k}` })]));
   const tags = input("tags", { class: "mono", placeholder: "promo, q3", title: "letters, digits and _ - . : separated by commas" });
@@ -233,6 +234,7 @@ function renderNew(main, ctx, app) {
       if (v(mins[p]) || v(fallbacks[p])) link[p] = { minVersion: v(mins[p]), fallbackUrl: v(fallbacks[p]) };
     }
     if (expires.value) link.expiresAt = new Date(expires.value).toISOString();
+    if (maxClicks.value) link.maxClicks = Number(maxClicks.value);
     if (skip.checked) link.skipLanding = true;
     const campaign = Object.fromEntries(UTM.map(([k]) => [k, v(utm[k])]).filter(([, x]) => x));
     if (Object.keys(campaign).length) link.utm = campaign;
@@ -288,6 +290,7 @@ function renderNew(main, ctx, app) {
     field("Title", title), field("Image URL", image, "https; shown by chat apps, not loaded by the console"),
     h("label", { class: "field wide" }, h("span", { class: "label" }, "Description"), description),
     field("Desktop URL", desktop, "where desktop browsers go"), field("Expires", expires, "it answers 404 after"),
+    field("Max clicks", maxClicks, "it answers 404 once people clicked it this often; bots do not count"),
     PLATFORMS.map(([p, label]) => [
       field(`${label} minimum version`, mins[p], "later than the route's since, or ignored"),
       field(`${label} fallback URL`, fallbacks[p], "the landing page's web button"),
@@ -379,6 +382,7 @@ async function renderLink(main, ctx, app, domain, code) {
       row("Desktop URL", h("span", { class: "mono", id: "link-desktop" }, link.desktopUrl ?? "— (the target)")),
       PLATFORMS.map(([p, label]) => link[p]?.fallbackUrl ? row(`${label} fallback`, h("span", { class: "mono" }, link[p].fallbackUrl)) : null),
       row("Skip landing", link.skipLanding ? "yes: phones go straight to the target" : "no"),
+      link.maxClicks ? row("Stops after", h("span", { id: "link-max-clicks" }, `${link.maxClicks} clicks by people`)) : null,
       link.utm ? row("Campaign", h("span", { class: "mono", id: "link-utm" }, Object.entries(link.utm).map(([k, v]) => `utm_${k}=${v}`).join(" "))) : null,
       link.tags?.length ? row("Tags", h("span", { id: "link-tags" }, ...link.tags.map((t) => h("span", { class: "pill tag" }, t)))) : null,
       row("Created", time(link.createTime), ` by ${link.createdBy ?? "?"}`),

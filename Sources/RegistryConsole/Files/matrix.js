@@ -122,17 +122,15 @@ class MatrixView {
     this.draw(true);
   }
 
-  /** ✓ cells whose route the current AASA claims but Apple's CDN copy does not yet (delivery watch). */
+  /** ✓ cells whose route the current AASA claims but Apple's CDN copy does not yet (the server says which). */
   async markPending() {
-    const appIds = new Set(this.ctx.apps.find((a) => a.id === this.app)?.ios?.appIds ?? []);
     const pending = new Map();
     for (const { host } of await listAll("Domains.List", { app: this.app }, "domains")) {
       const status = (await call("Associations.Delivery", { host, kind: "aasa" })).documents?.[0];
       if (!status || status.revisionsBehind == null || status.revisionsBehind === 0) continue;
-      const claimed = async (revision) => claimedRoutes((await call("Associations.Get", { host, kind: "aasa", ...(revision ? { revision } : {}) })).document, appIds);
-      const served = status.servedRevision ? await claimed(status.servedRevision) : new Set();
-      for (const route of await claimed()) {
-        if (!served.has(route) && !pending.has(route)) pending.set(route, { host, seconds: status.secondsBehind ?? 0 });
+      const claims = status.claimedRoutes?.find((c) => c.app === this.app);
+      for (const route of claims?.pending ?? []) {
+        if (!pending.has(route)) pending.set(route, { host, seconds: status.secondsBehind ?? 0 });
       }
     }
     const changed = JSON.stringify([...pending.keys()].sort()) !== JSON.stringify([...(this.cdnPending?.keys() ?? [])].sort());
@@ -289,19 +287,6 @@ class MatrixView {
     toast(`${route} ${off ? "switched off" : "switched on"} for ${name} ${version}`);
     await this.load();
   }
-}
-
-/** The routes an AASA document's rules claim for appIds (each generated rule's comment names its route). */
-function claimedRoutes(document, appIds) {
-  const routes = new Set();
-  for (const detail of document?.applinks?.details ?? []) {
-    const ids = detail.appIDs ?? (detail.appID ? [detail.appID] : []);
-    if (appIds.size && !ids.some((id) => appIds.has(id))) continue;
-    for (const c of detail.components ?? []) {
-      if (!c.exclude && typeof c.comment === "string" && c.comment.startsWith("route ")) routes.add(c.comment.slice(6));
-    }
-  }
-  return routes;
 }
 
 function ageText(seconds) {

@@ -25,9 +25,13 @@ public struct DeliveryState: Sendable, Hashable {
 
     /// Seconds behind at `now`: 0 when current, nil when unknown.
     public func secondsBehind(at now: Date = Date()) -> Double? {
-        guard let behind = revisionsBehind else { return nil }
-        if behind == 0 { return 0 }
-        return max(0, now.timeIntervalSince(behindSince ?? currentRevisionTime))
+        classification.secondsBehind(at: now, currentTime: currentRevisionTime)
+    }
+
+    var classification: DeliveryClassification {
+        DeliveryClassification(
+            served: served, servedRevision: servedRevision, revisionsBehind: revisionsBehind,
+            behindSince: behindSince)
     }
 
     /// The state of `document` given its latest observations and, by number, the creation time of the
@@ -35,29 +39,14 @@ public struct DeliveryState: Sendable, Hashable {
     static func compute(
         document: ServedDocument, latest: DeliveryLatest?, revisionTimes: [Int: Date]
     ) -> DeliveryState {
-        var state = DeliveryState(
+        let classified = DeliveryClassification.classify(
+            latest?.copy ?? .unknown, current: document.revision, currentTime: document.createTime,
+            revisionTime: { revisionTimes[$0] })
+        return DeliveryState(
             key: DocumentKey(host: document.host, kind: document.kind), currentRevision: document.revision,
-            currentRevisionTime: document.createTime, served: .unknown, last: latest?.last)
-        guard let content = latest?.content else { return state }
-        state.servingSince = content.servingSince
-        if content.outcome == .notFound {
-            state.served = .none
-        } else if let matched = content.matchedRevision {
-            state.served = .revision
-            state.servedRevision = matched
-        } else {
-            state.served = .unpublished
-        }
-        if let matched = state.servedRevision {
-            state.revisionsBehind = max(0, document.revision - matched)
-            if matched < document.revision {
-                state.behindSince = revisionTimes[matched + 1] ?? document.createTime
-            }
-        } else {
-            state.revisionsBehind = -1
-            state.behindSince = document.createTime
-        }
-        return state
+            currentRevisionTime: document.createTime, served: classified.served,
+            servedRevision: classified.servedRevision, servingSince: latest?.content?.servingSince,
+            revisionsBehind: classified.revisionsBehind, behindSince: classified.behindSince, last: latest?.last)
     }
 
     /// The API's view.
@@ -72,10 +61,22 @@ public struct DeliveryState: Sendable, Hashable {
     }
 }
 
+extension DeliveryLatest {
+    /// What the service's copy was last seen to be: the latest observation that told (a failed fetch leaves
+    /// the last known state standing).
+    var copy: DeliveryClassification.Copy {
+        guard let content else { return .unknown }
+        if content.outcome == .notFound { return .none }
+        return content.matchedRevision.map { .revision($0) } ?? .unpublished
+    }
+}
+
 /// The delivery states this server last read from the database (whichever server of the fleet observed):
 /// what `/metrics` reports without touching the database. Refreshed by `DeliveryWatch`.
 public final class DeliveryBoard: Sendable {
     private let states = Mutex<[DeliveryState]>([])
+    /// What `Associations.Delivery`'s `claimedRoutes` is computed from.
+    let claims = DeliveryClaimsMemo()
 
     public init() {}
 
@@ -118,7 +119,13 @@ extension RegistryService {
         if let host, !snapshot.registry.domains.contains(where: { $0.host == host }) {
             throw RegistryError.notFound(.domain(host))
         }
+        let states = try deliveryStates(host: host, kind: input.kind)
+        let claims = try claimedRoutes(states)
         return API.AssociationsDelivery.Output(
-            documents: try deliveryStates(host: host, kind: input.kind).map(\.status))
+            documents: states.map { state in
+                var status = state.status
+                status.claimedRoutes = claims[state.key]
+                return status
+            })
     }
 }

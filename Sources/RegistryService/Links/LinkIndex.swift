@@ -53,6 +53,7 @@ public final class LinkIndex: Sendable {
         let skipLanding: Bool?
         let expiresText: String?
         let utm: LinkCampaign?
+        let maxClicks: Int?
 
         init(_ link: ShortLink) {
             desktopUrl = link.desktopUrl
@@ -62,11 +63,13 @@ public final class LinkIndex: Sendable {
             skipLanding = link.skipLanding
             expiresText = link.expiresAt
             utm = link.utm
+            maxClicks = link.maxClicks
         }
 
         static func of(_ link: ShortLink) -> Extras? {
             link.desktopUrl == nil && link.preview == nil && link.ios == nil && link.android == nil
-                && link.skipLanding == nil && link.expiresAt == nil && link.utm == nil ? nil : Extras(link)
+                && link.skipLanding == nil && link.expiresAt == nil && link.utm == nil && link.maxClicks == nil
+                ? nil : Extras(link)
         }
     }
 
@@ -86,6 +89,8 @@ public final class LinkIndex: Sendable {
         /// Domain → code → link: a short code is stored inline, with no allocation of its own.
         var domains: [String: [String: Entry]] = [:]
         var count = 0
+        /// How many held links have a click cap (`maxClicks`): the caps are refreshed only while any do.
+        var capped = 0
         /// The slot of the next link not held yet.
         var nextSlot: Int32 = 0
         /// The newest `change_id` applied.
@@ -119,7 +124,7 @@ public final class LinkIndex: Sendable {
                 domain: domain, code: code, target: entry.target, desktopUrl: extras?.desktopUrl,
                 preview: extras?.preview, ios: extras?.ios, android: extras?.android,
                 expiresAt: extras?.expiresText, skipLanding: extras?.skipLanding, utm: extras?.utm,
-                disabled: entry.disabled ? true : nil),
+                disabled: entry.disabled ? true : nil, maxClicks: extras?.maxClicks),
             app: entry.app, expiresAt: entry.expires.isFinite ? Date(timeIntervalSince1970: entry.expires) : nil,
             deleted: entry.deleted, changeID: entry.changeID, slot: entry.slot)
     }
@@ -127,6 +132,9 @@ public final class LinkIndex: Sendable {
     /// Changes whenever a link does: caches of what the index answered check it with one atomic load. A
     /// lookup made after reading it sees that change or a newer one.
     public var version: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// Whether any live link held has a click cap.
+    public var hasCapped: Bool { state.withLock { $0.capped > 0 } }
 
     /// How many links are held (deleted ones included).
     public var count: Int { state.withLock { $0.count } }
@@ -142,6 +150,8 @@ public final class LinkIndex: Sendable {
                 let link = stored.link
                 let held = state.domains[link.domain]?[link.code]
                 if let held, held.changeID > stored.changeID { continue }
+                if let held, held.extras?.maxClicks != nil, !held.deleted { state.capped -= 1 }
+                if link.maxClicks != nil, !stored.deleted { state.capped += 1 }
                 let entry = Entry(
                     target: link.target, app: stored.app, extras: Extras.of(link),
                     expires: stored.expires ?? .infinity, changeID: stored.changeID,

@@ -38,6 +38,24 @@ public struct DeliveryStatus: Codable, Sendable, Hashable {
         case unknown
     }
 
+    /// One app's routes in a delivered AASA: those the served copy's rules claim, and those the registry's
+    /// current revision claims that the served copy does not yet.
+    public struct Claims: Codable, Sendable, Hashable {
+        /// The registry's app whose iOS app IDs the rules name.
+        public var app: String
+        /// Route ids the served copy's opening rules come from, in document order (empty when the service
+        /// serves none of our revisions, no copy, or is not observed yet).
+        public var routes: [String]
+        /// Route ids the current revision claims and the served copy does not: pending at the service.
+        public var pending: [String]
+
+        public init(app: String, routes: [String], pending: [String]) {
+            self.app = app
+            self.routes = routes
+            self.pending = pending
+        }
+    }
+
     public var host: String
     public var kind: DocumentKind
     /// `apple-cdn` (AASA) or `google-digital-asset-links` (assetlinks).
@@ -61,12 +79,15 @@ public struct DeliveryStatus: Codable, Sendable, Hashable {
     public var lastOutcome: String?
     public var lastHttpStatus: Int?
     public var lastError: String?
+    /// AASA only, per app: which routes the served copy claims and which the current revision adds. Absent
+    /// for assetlinks (Google lists statements, not rules).
+    public var claimedRoutes: [Claims]?
 
     public init(
         host: String, kind: DocumentKind, service: String, currentRevision: Int, currentRevisionTime: String,
         served: Served, servedRevision: Int? = nil, servingSince: String? = nil, revisionsBehind: Int? = nil,
         secondsBehind: Double? = nil, lastObservationTime: String? = nil, lastOutcome: String? = nil,
-        lastHttpStatus: Int? = nil, lastError: String? = nil
+        lastHttpStatus: Int? = nil, lastError: String? = nil, claimedRoutes: [Claims]? = nil
     ) {
         self.host = host
         self.kind = kind
@@ -82,5 +103,6 @@ public struct DeliveryStatus: Codable, Sendable, Hashable {
         self.lastOutcome = lastOutcome
         self.lastHttpStatus = lastHttpStatus
         self.lastError = lastError
+        self.claimedRoutes = claimedRoutes
     }
 }

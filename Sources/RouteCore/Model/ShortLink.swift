@@ -29,6 +29,9 @@ public struct ShortLink: Sendable, Hashable, Codable {
     public var tags: [String]?
     /// Switched off: answers 404 like an expired link until switched on again; nothing else about it changes.
     public var disabled: Bool?
+    /// It stops (404, like an expired link) once people clicked it this many times; bots do not count. Exact
+    /// on one server; a fleet may let through one flush interval's clicks of the other servers beyond it.
+    public var maxClicks: Int?
 
     /// The most tags a link carries.
     public static let maxTags = 20
@@ -38,8 +41,10 @@ public struct ShortLink: Sendable, Hashable, Codable {
     public init(
         domain: String, code: String = "", target: String, desktopUrl: String? = nil, preview: LinkPreview? = nil,
         ios: LinkPlatformOptions? = nil, android: LinkPlatformOptions? = nil, expiresAt: String? = nil,
-        skipLanding: Bool? = nil, utm: LinkCampaign? = nil, tags: [String]? = nil, disabled: Bool? = nil
+        skipLanding: Bool? = nil, utm: LinkCampaign? = nil, tags: [String]? = nil, disabled: Bool? = nil,
+        maxClicks: Int? = nil
     ) {
+        self.maxClicks = maxClicks
         self.domain = domain
         self.code = code
         self.target = target
@@ -56,6 +61,7 @@ public struct ShortLink: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case domain, code, target, desktopUrl, preview, ios, android, expiresAt, skipLanding, utm, tags, disabled
+        case maxClicks
     }
 
     /// `domain` and `code` may be absent on create (the app's link domain, a drawn code): they decode as "".
@@ -73,6 +79,7 @@ public struct ShortLink: Sendable, Hashable, Codable {
         utm = try c.decodeIfPresent(LinkCampaign.self, forKey: .utm)
         tags = try c.decodeIfPresent([String].self, forKey: .tags)
         disabled = try c.decodeIfPresent(Bool.self, forKey: .disabled)
+        maxClicks = try c.decodeIfPresent(Int.self, forKey: .maxClicks)
     }
 
     /// An empty `domain` or `code` (not chosen yet) is left out, as it decodes.
@@ -90,6 +97,7 @@ public struct ShortLink: Sendable, Hashable, Codable {
         try c.encodeIfPresent(utm, forKey: .utm)
         try c.encodeIfPresent(tags, forKey: .tags)
         try c.encodeIfPresent(disabled, forKey: .disabled)
+        try c.encodeIfPresent(maxClicks, forKey: .maxClicks)
     }
 
     /// Whether the tag matches `tagPattern`.

@@ -66,6 +66,27 @@ public struct ClickRepository: Sendable {
         }
     }
 
+    /// The clicks by people (every platform but `crawler`) of each live link with a cap, keyed `domain/code`.
+    public func cappedTotals(in tx: Transaction) throws -> [String: Int] {
+        var totals: [String: Int] = [:]
+        for row in try tx.query(
+            """
+            SELECT l.domain || '/' || l.code AS key, coalesce(sum(c.count), 0)::bigint AS used
+            FROM links l
+            LEFT JOIN (
+                SELECT domain, code, count FROM link_clicks WHERE platform <> 'crawler'
+                UNION ALL
+                SELECT domain, code, count FROM link_click_sources WHERE platform <> 'crawler'
+            ) c ON c.domain = l.domain AND c.code = l.code
+            WHERE l.max_clicks IS NOT NULL AND l.deleted_at IS NULL
+            GROUP BY l.domain, l.code
+            """)
+        {
+            totals[try row.string("key")] = try row.int("used")
+        }
+        return totals
+    }
+
     /// A link's counters of every source, by day (newest first), platform, outcome and source.
     public func counts(domain: String, code: String, in tx: Transaction) throws -> [(key: ClickKey, count: Int)] {
         try tx.query(

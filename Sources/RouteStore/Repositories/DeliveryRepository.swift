@@ -5,28 +5,7 @@ import RouteCore
 /// at one time: a row of `delivery_observations`.
 public struct DeliveryObservation: Sendable, Hashable, Codable {
     /// How the fetch ended.
-    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
-        /// A JSON document (matched to a revision of ours, or not).
-        case served
-        /// 304 to a conditional request: the document served before still is.
-        case unchanged
-        /// 404: the service holds no copy.
-        case notFound = "not_found"
-        /// Another status.
-        case httpError = "http_error"
-        /// No complete answer before the deadline.
-        case timeout
-        /// The body exceeded the size limit.
-        case tooLarge = "too_large"
-        /// The body is not strict JSON (iOS ignores such a file whole).
-        case invalidJSON = "invalid_json"
-        /// Connection, TLS or protocol failure.
-        case networkError = "network_error"
-
-        /// Whether the observation says what the service serves (a document, or that it has none); the others
-        /// leave it unknown, and the last known state stands.
-        public var tellsContent: Bool { self == .served || self == .unchanged || self == .notFound }
-    }
+    public typealias Outcome = DeliveryOutcome
 
     public var id: Int64
     public var host: String

@@ -22,10 +22,10 @@ extension LinkRepository {
                 extract(epoch FROM expires_at)::float8 AS expires,
                 CASE WHEN num_nonnulls(desktop_url, preview_title, preview_description, preview_image_url,
                     ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, skip_landing, utm,
-                    disabled) = 0
+                    disabled, max_clicks) = 0
                 THEN NULL ELSE json_build_array(desktop_url, preview_title, preview_description, preview_image_url,
                     ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, skip_landing, utm,
-                    disabled)::text
+                    disabled, max_clicks)::text
                 END AS extras
             FROM links WHERE change_id > \(after) ORDER BY change_id LIMIT \(limit)
             """
@@ -49,8 +49,8 @@ extension LinkRepository {
 
     /// The folded columns, in the order `changedForIndex` builds them.
     private static func fill(_ link: inout ShortLink, extras: String) throws {
-        guard let values = try JSONSerialization.jsonObject(with: Data(extras.utf8)) as? [Any], values.count == 11
-        else { throw StoreError(.decodingFailed, detail: "column extras is not the link's eleven fields") }
+        guard let values = try JSONSerialization.jsonObject(with: Data(extras.utf8)) as? [Any], values.count == 12
+        else { throw StoreError(.decodingFailed, detail: "column extras is not the link's twelve fields") }
         func text(_ at: Int) -> String? { values[at] as? String }
         link.desktopUrl = text(0)
         if text(1) != nil || text(2) != nil || text(3) != nil {
@@ -69,5 +69,6 @@ extension LinkRepository {
                 campaign: utm["campaign"] as? String, term: utm["term"] as? String, content: utm["content"] as? String)
         }
         link.disabled = values[10] as? Bool
+        link.maxClicks = (values[11] as? NSNumber)?.intValue
     }
 }

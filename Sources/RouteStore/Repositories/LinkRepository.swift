@@ -30,7 +30,7 @@ public struct LinkRepository: Sendable {
     private static let columns: SQLQuery = """
         domain, code, app, target, desktop_url, preview_title, preview_description, preview_image_url,
         ios_min_version, ios_fallback_url, android_min_version, android_fallback_url, expires_at, skip_landing,
-        utm::text AS utm, tags, disabled, created_by, deleted_at, etag, created_at, updated_at, change_id
+        utm::text AS utm, tags, disabled, max_clicks, created_by, deleted_at, etag, created_at, updated_at, change_id
         """
 
     /// Stores a new link; ALREADY_EXISTS if its code is taken on its domain (deleted links included).
@@ -41,12 +41,12 @@ public struct LinkRepository: Sendable {
                     """
                     INSERT INTO links (domain, code, app, target, desktop_url, preview_title, preview_description,
                         preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
-                        android_fallback_url, expires_at, skip_landing, utm, tags, disabled, created_by)
+                        android_fallback_url, expires_at, skip_landing, utm, tags, disabled, max_clicks, created_by)
                     VALUES (\(link.domain), \(link.code), \(app), \(link.target), \(link.desktopUrl),
                         \(link.preview?.title), \(link.preview?.description), \(link.preview?.imageUrl),
                         \(link.ios?.minVersion), \(link.ios?.fallbackUrl), \(link.android?.minVersion),
                         \(link.android?.fallbackUrl), \(link.expiresAt)::timestamptz, \(link.skipLanding),
-                        \(try link.utm.map(SQLJSON.init(encoding:)))::jsonb, \(link.tags)::text[], \(link.disabled), \(actor))
+                        \(try link.utm.map(SQLJSON.init(encoding:)))::jsonb, \(link.tags)::text[], \(link.disabled), \(link.maxClicks), \(actor))
                     RETURNING \(LinkRepository.columns)
                     """)[0])
         }
@@ -65,15 +65,15 @@ public struct LinkRepository: Sendable {
                 """
                 INSERT INTO links (domain, code, app, target, desktop_url, preview_title, preview_description,
                     preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
-                    android_fallback_url, expires_at, skip_landing, utm, tags, disabled, created_by)
+                    android_fallback_url, expires_at, skip_landing, utm, tags, disabled, max_clicks, created_by)
                 SELECT domain, code, app, target, desktop_url, preview_title, preview_description,
                     preview_image_url, ios_min_version, ios_fallback_url, android_min_version,
-                    android_fallback_url, expires_at, skip_landing, utm, tags, disabled, created_by
+                    android_fallback_url, expires_at, skip_landing, utm, tags, disabled, max_clicks, created_by
                 FROM jsonb_to_recordset(\(try SQLJSON(encoding: rows))::jsonb) AS x(domain text, code text,
                     app text, target text, desktop_url text, preview_title text, preview_description text,
                     preview_image_url text, ios_min_version text, ios_fallback_url text, android_min_version text,
                     android_fallback_url text, expires_at timestamptz, skip_landing boolean, utm jsonb, tags text[],
-                    disabled boolean, created_by text)
+                    disabled boolean, max_clicks bigint, created_by text)
                 RETURNING \(LinkRepository.columns)
                 """
             ).map(decode)
@@ -108,6 +108,7 @@ public struct LinkRepository: Sendable {
         var utm: LinkCampaign?
         var tags: [String]?
         var disabled: Bool?
+        var max_clicks: Int?
         var created_by: String
 
         init(_ link: ShortLink, app: String, actor: String) {
@@ -117,7 +118,7 @@ public struct LinkRepository: Sendable {
             (ios_min_version, ios_fallback_url) = (link.ios?.minVersion, link.ios?.fallbackUrl)
             (android_min_version, android_fallback_url) = (link.android?.minVersion, link.android?.fallbackUrl)
             (expires_at, skip_landing, created_by) = (link.expiresAt, link.skipLanding, actor)
-            (utm, tags, disabled) = (link.utm, link.tags, link.disabled)
+            (utm, tags, disabled, max_clicks) = (link.utm, link.tags, link.disabled, link.maxClicks)
         }
     }
 
@@ -168,7 +169,8 @@ public struct LinkRepository: Sendable {
                 ios_fallback_url = \(link.ios?.fallbackUrl), android_min_version = \(link.android?.minVersion),
                 android_fallback_url = \(link.android?.fallbackUrl), expires_at = \(link.expiresAt)::timestamptz,
                 skip_landing = \(link.skipLanding), utm = \(try link.utm.map(SQLJSON.init(encoding:)))::jsonb,
-                tags = \(link.tags)::text[], disabled = \(link.disabled), etag = etag + 1, updated_at = now(),
+                tags = \(link.tags)::text[], disabled = \(link.disabled), max_clicks = \(link.maxClicks),
+                etag = etag + 1, updated_at = now(),
                 change_id = nextval('link_changes')
             WHERE domain = \(link.domain) AND code = \(link.code) AND deleted_at IS NULL
                 AND (\(ETag.parse(expectedEtag))::bigint IS NULL OR etag = \(ETag.parse(expectedEtag)))
@@ -223,7 +225,7 @@ public struct LinkRepository: Sendable {
             ios: try options("ios"), android: try options("android"),
             expiresAt: expires.map { RFC3339.string($0) }, skipLanding: try row.optionalBool("skip_landing"),
             utm: try Self.campaign(row.optionalJSON("utm")), tags: try row.optionalStrings("tags"),
-            disabled: try row.optionalBool("disabled"))
+            disabled: try row.optionalBool("disabled"), maxClicks: try row.optionalInt("max_clicks"))
         return StoredLink(
             link: link, app: try row.string("app"), createdBy: try row.string("created_by"), expiresAt: expires,
             deleted: try row.optionalDate("deleted_at") != nil, etag: try row.string("etag"),

@@ -85,7 +85,6 @@ enum DeliveryCommands {
             API.CanOpenGetTable.self, .init(app: key.app, platform: key.platform, version: key.version))
         guard let table = answer.table else { throw CommandFailure("the server sent no canOpen table") }
         let kind: DocumentKind = key.platform == .ios ? .aasa : .assetlinks
-        let appIDs = Set(try run.call(API.AppsGet.self, .init(app: key.app)).output.value.ios?.appIds ?? [])
         var report: [[String: Any]] = []
         var allDelivered = true
         if !run.json { run.print("\(key.app) \(key.platform.rawValue) \(key.version):") }
@@ -101,13 +100,12 @@ enum DeliveryCommands {
             var pending: [String] = []
             var unpublished: [String] = []
             if kind == .aasa {
-                let current = try claimedRoutes(run, host: scope.name, revision: nil, appIDs: appIDs)
-                let served =
-                    status.servedRevision.map { revision in
-                        (try? claimedRoutes(run, host: scope.name, revision: revision, appIDs: appIDs)) ?? []
-                    } ?? []
+                // The server says which routes the served copy claims and which the current revision adds.
+                let claims = status.claimedRoutes?.first { $0.app == key.app }
+                let served = claims?.routes ?? []
+                let waiting = claims?.pending ?? []
                 for route in routes where !served.contains(route) {
-                    if current.contains(route) { pending.append(route) } else { unpublished.append(route) }
+                    if waiting.contains(route) { pending.append(route) } else { unpublished.append(route) }
                 }
             } else if status.revisionsBehind != 0 {
                 pending = routes
@@ -135,34 +133,5 @@ enum DeliveryCommands {
             run.printJSON(data)
         }
         if !allDelivered { throw CommandFailure("not every route this version opens is delivered yet") }
-    }
-
-    /// The routes a revision of `host`'s AASA claims for `appIDs` (its rules' comments name their routes;
-    /// exclusions claim nothing). nil revision: the latest.
-    static func claimedRoutes(_ run: Invocation, host: String, revision: Int?, appIDs: Set<String>) throws
-        -> Set<String>
-    {
-        let document = try run.call(API.AssociationsGet.self, .init(host: host, kind: .aasa, revision: revision))
-            .output.document
-        guard case .object(let root) = document, case .object(let applinks)? = root["applinks"],
-            case .array(let details)? = applinks["details"]
-        else { return [] }
-        var routes: Set<String> = []
-        for case .object(let detail) in details {
-            var ids: [String] = []
-            if case .array(let list)? = detail["appIDs"] {
-                ids = list.compactMap { if case .string(let s) = $0 { s } else { nil } }
-            }
-            if case .string(let id)? = detail["appID"] { ids.append(id) }
-            guard appIDs.isEmpty || ids.contains(where: appIDs.contains) else { continue }
-            guard case .array(let components)? = detail["components"] else { continue }
-            for case .object(let component) in components {
-                if case .bool(true)? = component["exclude"] { continue }
-                if case .string(let comment)? = component["comment"], comment.hasPrefix("route ") {
-                    routes.insert(String(comment.dropFirst("route ".count)))
-                }
-            }
-        }
-        return routes
     }
 }

@@ -149,23 +149,24 @@ enum DomainVerify {
             return finding
         }
         let current = try run.call(API.AssociationsGet.self, .init(host: host, kind: kind)).output
-        if try hash(current.document) == served {
+        let currentHash = try hash(current.document)
+        // Matched and classified as the server's delivery watch does: the same look-back, the same rules.
+        let matched = try DeliveryClassification.match(meaning: served, current: current.revision) { number in
+            if number == current.revision { return currentHash }
+            return try hash(
+                run.call(API.AssociationsGet.self, .init(host: host, kind: kind, revision: number)).output.document)
+        }
+        let classified = DeliveryClassification.classify(
+            matched.map { .revision($0) } ?? .unpublished, current: current.revision, currentTime: Date())
+        switch classified.revisionsBehind {
+        case 0?:
             finding.note = "serves revision \(current.revision), the current one (\(response.body.count) bytes)"
-            return finding
+        case let behind? where behind > 0:
+            finding.failures.append(
+                "stale: serves revision \(classified.servedRevision ?? 0), the current one is \(current.revision)")
+        default:
+            finding.failures.append("not a revision we published (the current one is \(current.revision))")
         }
-        // An older revision of ours? Look back through the last few.
-        var revision = current.revision - 1
-        while revision >= max(1, current.revision - 20) {
-            let older = try run.call(API.AssociationsGet.self, .init(host: host, kind: kind, revision: revision))
-                .output
-            if try hash(older.document) == served {
-                finding.failures.append(
-                    "stale: serves revision \(revision), the current one is \(current.revision)")
-                return finding
-            }
-            revision -= 1
-        }
-        finding.failures.append("not a revision we published (the current one is \(current.revision))")
         return finding
     }
 

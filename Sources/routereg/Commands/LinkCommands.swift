@@ -28,6 +28,7 @@ enum LinkCommands {
                 .value("desktop", "URL", "where desktop browsers go (default: the target)"),
                 .value("expires", "DATE", "when it stops working (RFC 3339, or YYYY-MM-DD at midnight UTC)"),
                 .bool("skip-landing", "phones go straight to the target, without the landing page"),
+                .value("max-clicks", "N", "it stops once people clicked it N times (bots do not count)"),
             ] + campaignFlags + [
                 .value("tag", "TAG", "a label to group links by", repeatable: true)
             ],
@@ -80,7 +81,13 @@ enum LinkCommands {
             preview: preview == LinkPreview() ? nil : preview, ios: options("ios"), android: options("android"),
             expiresAt: try arguments.value("expires").map { try expiry($0) },
             skipLanding: arguments.bool("skip-landing") ? true : nil, utm: campaign(arguments),
-            tags: arguments.values("tag").isEmpty ? nil : arguments.values("tag"))
+            tags: arguments.values("tag").isEmpty ? nil : arguments.values("tag"),
+            maxClicks: try arguments.value("max-clicks").map { text throws(UsageError) in
+                guard let number = Int(text), number >= 1 else {
+                    throw UsageError("--max-clicks: \"\(text)\" is not a positive number")
+                }
+                return number
+            })
         let (created, raw) = try run.call(
             API.LinksCreate.self, WriteRequest(.init(app: run.argument(0), link: link)))
         if run.json { return run.printJSON(raw) }
@@ -158,6 +165,7 @@ enum LinkCommands {
         if let title = link.link.preview?.title { lines.append("  title: \(title)") }
         if let expires = link.link.expiresAt { lines.append("  expires: \(expires)") }
         if link.link.disabled == true { lines.append("  disabled: answers 404 until enabled") }
+        if let maximum = link.link.maxClicks { lines.append("  stops after: \(maximum) clicks by people") }
         if let utm = link.link.utm {
             lines.append("  campaign: " + utm.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " "))
         }

@@ -528,6 +528,8 @@ export interface ShortLink {
     android?: LinkPlatformOptions | null;
     /** When it stops working (RFC 3339); it answers 404 after. */
     expiresAt?: string | null;
+    /** It stops (404, counted as an expired miss) once people clicked it this many times; bots (link-preview fetchers, search engines, monitors) neither count nor are refused. Exact on one server; a fleet may let through one click-flush interval (2 s) of the other servers' clicks beyond it. */
+    maxClicks?: number | null;
     /** Phones go straight to the target, without the landing page (FDL's efr=1). */
     skipLanding?: boolean | null;
     utm?: LinkCampaign | null;
@@ -603,6 +605,8 @@ export interface DeliveryStatus {
     lastOutcome?: "served" | "unchanged" | "not_found" | "http_error" | "timeout" | "too_large" | "invalid_json" | "network_error";
     lastHttpStatus?: number;
     lastError?: string;
+    /** AASA only, per app whose iOS app IDs the document names: the routes the served copy claims and those the current revision adds. Absent for assetlinks (Google lists statements, not rules). */
+    claimedRoutes?: DeliveryClaims[];
 }
 /** A link's campaign: added as utm_* query items to every web destination a visitor is sent to (the desktop 302, the landing page's web button, a platform's fallback URL; an item the URL already names is kept as written), to the App Store link as ct and to the Play Store referrer; never to the deep link that opens the app. Values hold no control characters; an empty campaign is stored as none. */
 export interface LinkCampaign {
@@ -643,6 +647,14 @@ export interface WebhookOutput {
     failures: number;
     /** When the next attempt is due after failures. */
     nextAttemptTime?: string;
+}
+/** One app's routes in a delivered AASA, read from the registry's own revisions (never from a file it did not publish). */
+export interface DeliveryClaims {
+    app: Identifier;
+    /** Route ids the served copy's opening rules come from, in document order; empty when the service serves none of our revisions, no copy, or is not observed yet. */
+    routes: Identifier[];
+    /** Route ids the current revision claims and the served copy does not: pending at the service. */
+    pending: Identifier[];
 }
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
