@@ -57,6 +57,7 @@ struct LinkImportTests {
         #expect(winter["tags"] as? [String] == ["social", "winter-sale"])
         #expect((winter["utm"] as? [String: Any])?["medium"] as? String == "social")
         #expect(winter["target"] as? String == "https://m.badoo.com/u/201")
+        #expect(winter["maxClicks"] as? Int == 500)
         try await session.ok(["link", "import", Self.fixture("shlink.csv"), "--app", "badoo", "--from", "shlink"])
         #expect(try await Self.link(server, "sh-csv")["tags"] as? [String] == ["a", "b"])
 

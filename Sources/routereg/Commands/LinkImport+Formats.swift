@@ -144,6 +144,7 @@ extension LinkImport {
         var codes: [String?]
         var title: String?
         var expires: String?
+        var maxClicks: Int?
         switch format {
         case .bitly:
             target = record.string("longurl")
@@ -155,8 +156,11 @@ extension LinkImport {
             codes = [record.string("shortcode")]
             title = record.string("title")
             expires = record.string("validuntil")
-            if record.string("maxvisits") != nil {
-                throw CommandFailure("\(at): maxVisits cannot be kept (links here expire by date only); remove it")
+            if let visits = record.string("maxvisits") {
+                guard let count = Int(visits), count > 0 else {
+                    throw CommandFailure("\(at): maxVisits \(visits) is not a positive whole number")
+                }
+                maxClicks = count
             }
         case .kutt:
             target = record.string("target")
@@ -178,7 +182,7 @@ extension LinkImport {
         return unique.map { code in
             ShortLink(
                 domain: domain, code: code, target: kept, preview: title.map { LinkPreview(title: $0) },
-                expiresAt: expiresAt, utm: utm, tags: tags.isEmpty ? nil : tags)
+                expiresAt: expiresAt, utm: utm, tags: tags.isEmpty ? nil : tags, maxClicks: maxClicks)
         }
     }
 

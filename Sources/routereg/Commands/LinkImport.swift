@@ -12,16 +12,17 @@ enum LinkImport {
             FILE is an export of another shortener (--from, detected from the fields when only one fits):
               fdl     CSV shortUrl,longLink (header optional) or JSON [{"shortUrl", "longLink"}]
               bitly   CSV or JSON: link (or bitlink, id), long_url, title, tags, custom_bitlinks
-              shlink  REST API JSON (shortUrls) or CSV: shortCode, longUrl, title, tags, validUntil
+              shlink  REST API JSON (shortUrls) or CSV: shortCode, longUrl, title, tags, validUntil, maxVisits
               kutt    API JSON (data): address, target, description, expire_in
               yourls  table export (CSV or JSON) or stats API JSON: keyword (or shorturl), url, title
-            Codes are kept; title becomes the preview title, tags the tags (spaces become -), the expiry expiresAt, and the long
-            URL's utm_* items the link's campaign (taken off the target). Every target is checked as any link's:
-            on the app's own domains only, so an export whose long URLs point elsewhere is refused, naming the
-            line; so is a code the registry cannot hold. The import is one Links.BatchCreate call: all or
-            nothing, at most 1,000 links (split a larger export into files of up to 1,000, each one write), and
-            idempotent: its requestId is a hash of the app, the domain and the links, so running the same import
-            again with the same token is a no-op. Links go on --domain (default: the app's first link domain).
+            Codes are kept; title becomes the preview title, tags the tags (spaces become -), the expiry
+            expiresAt, maxVisits maxClicks, and the long URL's utm_* items the link's campaign (taken off the
+            target). Every target is checked as any link's: on the app's own domains only, so an export whose
+            long URLs point elsewhere is refused, naming the line; so is a code the registry cannot hold. The
+            import is one Links.BatchCreate call: all or nothing, at most 1,000 links (split a larger export
+            into files of up to 1,000, each one write), and idempotent: its requestId is a hash of the app, the
+            domain and the links, so running the same import again with the same token is a no-op. Links go on
+            --domain (default: the app's first link domain).
             """,
         positionals: [PositionalSpec(name: "FILE", summary: "the CSV or JSON file (- for stdin)")],
         flags: [
