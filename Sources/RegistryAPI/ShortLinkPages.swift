@@ -84,10 +84,13 @@ final class ShortLinkPages: Sendable {
         // Crawlers and desktop browsers never come back from a fallback; a phone's answer depends on the
         // app's marker in the query, so its key says which.
         let fromFallback = mobile && request.hasQuery && isFallback(request, domain: domain, code: code)
+        // An app's own browser gets its own landing page (hint, `intent:` URL): part of the key too.
+        let inApp = mobile ? LinkInAppBrowser(userAgent: request.header("User-Agent")) : nil
         // A scan of the link's QR code carries `?qr=1`: the same answer, counted as its own source.
         let scanned = request.hasQuery && request.queryValue(ShortLinkQRCodes.scanQueryItem) == "1"
         let key = AnswerKey(
-            host: domain, code: code, variant: Self.variant(visitor, fromFallback: fromFallback, scanned: scanned))
+            host: domain, code: code,
+            variant: Self.variant(visitor, fromFallback: fromFallback, scanned: scanned, inApp: inApp))
         let kept = views.withLock { view -> Kept? in
             guard view.stamp == stamp, view.linksVersion == linksVersion else { return nil }
             return view.answers[key]
@@ -105,7 +108,7 @@ final class ShortLinkPages: Sendable {
         if usedUp(stored.link.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
         let decided = LinkAnswer(
             stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
-            visitor: visitor, fromFallback: fromFallback)
+            visitor: visitor, fromFallback: fromFallback, inApp: inApp)
         let source = scanned ? "qr" : ClickKey.linkSource
         count(domain, code, visitor, outcome: decided.outcome, source: source)
         let response = render(decided)
@@ -150,7 +153,9 @@ final class ShortLinkPages: Sendable {
         return found.link.disabled == true ? .disabled : .expired
     }
 
-    private static func variant(_ visitor: LinkVisitor, fromFallback: Bool, scanned: Bool) -> UInt8 {
+    private static func variant(
+        _ visitor: LinkVisitor, fromFallback: Bool, scanned: Bool, inApp: LinkInAppBrowser?
+    ) -> UInt8 {
         let visitorBits: UInt8 =
             switch visitor {
             case .crawler: 0
@@ -158,7 +163,8 @@ final class ShortLinkPages: Sendable {
             case .android: 2
             case .desktop: 3
             }
-        return (scanned ? 8 : 0) | visitorBits << 1 | (fromFallback ? 1 : 0)
+        // `LinkInAppBrowser`'s raw values are 1...15, so they fit the high four bits.
+        return (inApp?.rawValue ?? 0) << 4 | (scanned ? 8 : 0) | visitorBits << 1 | (fromFallback ? 1 : 0)
     }
 
     /// Whether a phone's request carries the fallback marker of the link's app (it came back from a fallback
@@ -193,13 +199,15 @@ final class ShortLinkPages: Sendable {
             return notFound(appName: nil)
         }
         let fromFallback = (visitor == .ios || visitor == .android) && isFallback(request, app: app)
+        let inApp =
+            visitor == .ios || visitor == .android ? LinkInAppBrowser(userAgent: request.header("User-Agent")) : nil
         // The canonical URL holds what the page shows, no more: an image refused is left out of it too.
         var shown = long
         shown.si = link.preview?.imageUrl
         let canonical = "https://\(domain)/?\(shown.query(includingPreview: link.preview != nil))"
         let decided = LinkAnswer(
             link, app: self.app(app, in: snapshot), shortURL: canonical, visitor: visitor, fromFallback: fromFallback,
-            previewFromURL: link.preview != nil)
+            previewFromURL: link.preview != nil, inApp: inApp)
         count(domain, "-", visitor, outcome: decided.outcome)
         return render(decided)
     }

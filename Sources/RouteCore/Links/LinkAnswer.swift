@@ -23,23 +23,27 @@ public enum LinkAnswer: Sendable, Hashable {
     }
 
     /// The answer for `visitor`. `app` is the link's app as the snapshot has it (nil: shown as "the app", no store
-    /// button); `previewFromURL` marks a long link's preview as the URL's words.
+    /// button); `previewFromURL` marks a long link's preview as the URL's words. `inApp`, for a phone inside an
+    /// app's own browser: the landing page even when the link skips it (a redirect there only loads the website
+    /// in that view), with the "Open in Safari" hint on iOS and an `intent:` URL as "Open in {app}" on Android.
     public init(
         _ link: ShortLink, app: App?, shortURL: String, visitor: LinkVisitor, fromFallback: Bool,
-        previewFromURL: Bool = false
+        previewFromURL: Bool = false, inApp: LinkInAppBrowser? = nil
     ) {
         let campaign = link.utm ?? LinkCampaign()
         if visitor == .desktop {
             self = .redirect(campaign.applied(to: link.desktopUrl ?? link.target))
             return
         }
-        if visitor != .crawler, link.skipLanding == true, !fromFallback {
+        let inApp = visitor == .ios || visitor == .android ? inApp : nil
+        if visitor != .crawler, link.skipLanding == true, !fromFallback, inApp == nil {
             // Straight to the deep link, which opens the app when it can: it is the app's URL, kept as is.
             self = .redirect(link.target)
             return
         }
         var content = Self.content(link, app: app, shortURL: shortURL, visitor: visitor, campaign: campaign)
         content.previewFromURL = previewFromURL
+        if let inApp { Self.adapt(&content, to: inApp, visitor: visitor, app: app) }
         self = visitor == .crawler ? .crawler(content) : .landing(content)
     }
 
@@ -60,5 +64,21 @@ public enum LinkAnswer: Sendable, Hashable {
             shortURL: shortURL, title: link.preview?.title, description: link.preview?.description,
             imageURL: link.preview?.imageUrl, appName: app?.displayName ?? app?.id ?? "the app", openURL: link.target,
             storeURL: store, webURL: campaign.applied(to: web))
+    }
+
+    /// The landing page inside an in-app browser: the hint on iOS (where a tap on "Open in {app}" may still
+    /// work, so it stays); on Android "Open in {app}" as an `intent:` URL whose fallback is the page's own web
+    /// URL (or the target when the page has none, the destination the button had anyway).
+    private static func adapt(
+        _ content: inout LinkPageContent, to inApp: LinkInAppBrowser, visitor: LinkVisitor, app: App?
+    ) {
+        if visitor == .ios {
+            content.inAppHint = inApp.iosHint()
+        } else if visitor == .android, let package = app?.android?.packageName,
+            let intent = StoreLinks.androidIntent(
+                target: content.openURL, packageName: package, fallback: content.webURL ?? content.openURL)
+        {
+            content.openURL = intent
+        }
     }
 }

@@ -27,11 +27,15 @@ public struct LinkPageContent: Sendable, Hashable {
     /// from the app's registry: the pages say so (`previewNote`), so nobody takes a stranger's words for the
     /// company's.
     public var previewFromURL: Bool
+    /// Shown above the buttons inside an iOS in-app browser, where tapping "Open in …" may not open the app
+    /// (`LinkInAppBrowser.iosHint()`); nil elsewhere.
+    public var inAppHint: String?
 
     /// Content for one short link; every string is escaped when a page is built, never before.
     public init(
         shortURL: String, title: String? = nil, description: String? = nil, imageURL: String? = nil,
-        appName: String, openURL: String, storeURL: String? = nil, webURL: String? = nil, previewFromURL: Bool = false
+        appName: String, openURL: String, storeURL: String? = nil, webURL: String? = nil, previewFromURL: Bool = false,
+        inAppHint: String? = nil
     ) {
         self.shortURL = shortURL
         self.title = title
@@ -42,6 +46,7 @@ public struct LinkPageContent: Sendable, Hashable {
         self.storeURL = storeURL
         self.webURL = webURL
         self.previewFromURL = previewFromURL
+        self.inAppHint = inAppHint
     }
 
     /// Whether the pages carry `LinkPage.previewNote`: a preview from the URL is shown.
@@ -104,6 +109,7 @@ public enum LinkPage {
         html += "<h1>\(escape(title))</h1>\n"
         if let description = content.description { html += "<p>\(escape(description))</p>\n" }
         if content.showsNote { html += "<p><small>\(escape(previewNote(appName: content.appName))).</small></p>\n" }
+        if let hint = content.inAppHint { html += "<p><strong>\(escape(hint))</strong></p>\n" }
         html += "<nav>\n"
         html += button(content.openURL, "Open in \(content.appName)")
         if let store = content.storeURL { html += button(store, "Get \(content.appName)") }

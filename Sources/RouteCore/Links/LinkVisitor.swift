@@ -34,12 +34,7 @@ public enum LinkVisitor: String, Sendable, Hashable {
             self = .desktop
             return
         }
-        var lowered = [UInt8]()
-        lowered.reserveCapacity(min(userAgent.utf8.count, Self.maximumScannedBytes))
-        for byte in userAgent.utf8.prefix(Self.maximumScannedBytes) {
-            lowered.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
-        }
-        self = lowered.withUnsafeBufferPointer { ua in
+        self = Self.lowered(userAgent).withUnsafeBufferPointer { ua in
             if Self.crawlerTokenBytes.contains(where: { Self.contains(ua, $0) }) { return .crawler }
             if Self.contains(ua, Self.windowsPhoneToken) { return .desktop }
             if Self.iosTokenBytes.contains(where: { Self.contains(ua, $0) }) { return .ios }
@@ -97,6 +92,16 @@ public enum LinkVisitor: String, Sendable, Hashable {
     static let iosTokenBytes: [[UInt8]] = ["iphone", "ipad", "ipod"].map { Array($0.utf8) }
     static let androidToken = Array("android".utf8)
     static let windowsPhoneToken = Array("windows phone".utf8)
+
+    /// The first `maximumScannedBytes` bytes of `userAgent`, ASCII letters lower-cased.
+    static func lowered(_ userAgent: String) -> [UInt8] {
+        var lowered = [UInt8]()
+        lowered.reserveCapacity(min(userAgent.utf8.count, maximumScannedBytes))
+        for byte in userAgent.utf8.prefix(maximumScannedBytes) {
+            lowered.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+        }
+        return lowered
+    }
 
     /// Whether `needle` occurs in `haystack`: a first-byte scan then a compare, enough for these lengths.
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {

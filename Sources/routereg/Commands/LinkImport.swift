@@ -1,25 +1,40 @@
 import Foundation
 import RouteCore
+import RouteRegistryClient
 
-/// `routereg link import FILE --app APP`: moves Firebase Dynamic Links over, keeping their codes. Each entry
-/// is a short URL (its last path segment becomes the code) and the FDL long link it stood for (its `link`,
-/// `imv`/`ifl`, `amv`/`afl`, `ofl`, `st`/`sd`/`si` and `efr` become the link's target and options).
+/// `routereg link import FILE --app APP [--from FORMAT]`: moves short links over from Firebase Dynamic Links,
+/// Bitly, Shlink, Kutt or YOURLS, keeping their codes, in one write: all of the file's links are created or none
+/// is, and running the same import again changes nothing (its `requestId` is derived from what it creates).
 enum LinkImport {
     static let spec = CommandSpec(
-        ["link", "import"], summary: "import short links (FDL short URL + long link) keeping their codes",
+        ["link", "import"], summary: "import short links from FDL, Bitly, Shlink, Kutt or YOURLS keeping their codes",
         details: """
-            FILE is CSV (shortUrl,longLink per line; a header line is skipped) or JSON ([{"shortUrl": …,
-            "longLink": …}]). Links are created on --domain (default: the app's first link domain) in batches of
-            1,000 (Links.BatchCreate: a batch the server refuses creates none of its links, and the command stops
-            there, saying which). Every target is checked as any link's: on the app's own domains only.
+            FILE is an export of another shortener (--from, detected from the fields when only one fits):
+              fdl     CSV shortUrl,longLink (header optional) or JSON [{"shortUrl", "longLink"}]
+              bitly   CSV or JSON: link (or bitlink, id), long_url, title, tags, custom_bitlinks
+              shlink  REST API JSON (shortUrls) or CSV: shortCode, longUrl, title, tags, validUntil, maxVisits
+              kutt    API JSON (data): address, target, description, expire_in
+              yourls  table export (CSV or JSON) or stats API JSON: keyword (or shorturl), url, title
+            Codes are kept; title becomes the preview title, tags the tags (spaces become -), the expiry
+            expiresAt, maxVisits maxClicks, and the long URL's utm_* items the link's campaign (taken off the
+            target). Every target is checked as any link's: on the app's own domains only, so an export whose
+            long URLs point elsewhere is refused, naming the line; so is a code the registry cannot hold. The
+            import is one Links.BatchCreate call: all or nothing, at most 1,000 links (split a larger export
+            into files of up to 1,000, each one write), and idempotent: its requestId is a hash of the app, the
+            domain and the links, so running the same import again with the same token is a no-op. Links go on
+            --domain (default: the app's first link domain).
             """,
         positionals: [PositionalSpec(name: "FILE", summary: "the CSV or JSON file (- for stdin)")],
         flags: [
             .value("app", "APP", "the app the links open (required)"),
             LinkCommands.domainFlag,
+            .value("from", "FORMAT", "fdl, bitly, shlink, kutt or yourls (default: detected)"),
             .bool("dry-run", "read the file and show what would be created, create nothing"),
         ],
-        examples: ["link import fdl-links.csv --app badoo --domain go.badoo.com"],
+        examples: [
+            "link import fdl-links.csv --app badoo --domain go.badoo.com",
+            "link import bitly-export.csv --app badoo --from bitly",
+        ],
         action: .run(run))
 
     struct Entry: Decodable {
@@ -31,55 +46,83 @@ enum LinkImport {
         guard let app = run.arguments.value("app") else {
             throw UsageError("missing flag --app APP for 'routereg link import'")
         }
-        let data = try readInput(file: run.argument(0))
-        let links = try entries(data).enumerated().map { index, entry in
-            try link(entry, domain: run.arguments.value("domain") ?? "", line: index + 1)
+        let domain = run.arguments.value("domain") ?? ""
+        let records = try records(try readInput(file: run.argument(0)))
+        let format = try format(of: records, given: run.arguments.value("from"))
+        var links: [ShortLink] = []
+        var locations: [String] = []
+        for record in records {
+            let made = try self.links(record, format: format, domain: domain)
+            links += made
+            locations += Array(repeating: record.location, count: made.count)
+        }
+        guard !links.isEmpty else { throw CommandFailure("the file holds no links") }
+        guard links.count <= API.LinksBatchCreate.maxLinks else {
+            throw CommandFailure(
+                "the file holds \(links.count) links; an import is one write of at most "
+                    + "\(API.LinksBatchCreate.maxLinks): split it into files of up to that many")
         }
         if run.arguments.bool("dry-run") {
             for link in links { run.print("\(link.code) → \(link.target)") }
-            return run.print("\(links.count) link(s) would be imported (dry run)")
+            return run.print("\(links.count) link(s) from \(format.rawValue) would be imported (dry run)")
         }
-        var created = 0
-        for start in stride(from: 0, to: links.count, by: API.LinksBatchCreate.maxLinks) {
-            let batch = Array(links[start..<min(links.count, start + API.LinksBatchCreate.maxLinks)])
-            do {
-                let (result, _) = try run.call(API.LinksBatchCreate.self, WriteRequest(.init(app: app, links: batch)))
-                created += result.links.count
-            } catch {
-                throw CommandFailure(
-                    "entries \(start + 1)–\(start + batch.count) were refused (\(error)); \(created) imported before them"
-                )
-            }
+        let input = WriteRequest(
+            API.LinksBatchCreate.Params(app: app, links: links), requestID: try requestID(app: app, links: links))
+        do {
+            let (result, _) = try run.call(API.LinksBatchCreate.self, input)
+            run.print("Imported \(result.links.count) link(s) from \(format.rawValue) into \(app), codes kept.")
+        } catch let error as RegistryError {
+            throw CommandFailure(refusal(error, locations: locations, links: links))
+        } catch let error as ClientError where !error.isConnectionProblem {
+            throw CommandFailure(refusal(error, locations: locations, links: links))
         }
-        run.print("Imported \(created) link(s) into \(app), codes kept.")
     }
 
-    /// The file's entries, CSV or JSON.
-    static func entries(_ data: Data) throws -> [Entry] {
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.hasPrefix("[") {
-            do { return try JSONDecoder().decode([Entry].self, from: Data(text.utf8)) } catch {
-                throw CommandFailure("not a JSON array of {\"shortUrl\", \"longLink\"}: \(error)")
-            }
+    /// The import's idempotency key: `import-` and 40 hex digits of the SHA-256 of the app and the links as
+    /// sent, so the same file (in any of its formats) imports once, and a changed one is a new import.
+    static func requestID(app: String, links: [ShortLink]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = Array(app.utf8) + [0] + Array(try encoder.encode(links))
+        return "import-" + SHA256.hex(SHA256.digest(bytes)).prefix(40)
+    }
+
+    /// The server's refusal, naming the file's line for a field of `links[i]`; nothing was imported. The field
+    /// comes from the error's field violations, or from a schema refusal's message (`links[3].code: must …`).
+    static func refusal(_ error: any Error, locations: [String], links: [ShortLink]) -> String {
+        var named: [(field: String, reason: String)] = []
+        if let registry = error as? RegistryError {
+            named = registry.fieldViolations.map { ($0.field, $0.description) }
+        } else if case .protocolError(_, let message) = error as? ClientError, let start = message.range(of: "links[") {
+            let rest = message[start.lowerBound...]
+            let colon = rest.range(of: ": ")
+            named = [
+                (
+                    String(rest[..<(colon?.lowerBound ?? rest.endIndex)]),
+                    colon.map { String(rest[$0.upperBound...]) } ?? ""
+                )
+            ]
         }
-        var out: [Entry] = []
-        for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() {
-            let fields = line.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if number == 0, fields.first?.lowercased() == "shorturl" { continue }
-            guard fields.count == 2 else { throw CommandFailure("line \(number + 1): expected shortUrl,longLink") }
-            out.append(Entry(shortUrl: fields[0], longLink: fields[1]))
+        for (field, reason) in named {
+            guard field.hasPrefix("links["), let close = field.firstIndex(of: "]"),
+                let index = Int(field[field.index(field.startIndex, offsetBy: 6)..<close]),
+                locations.indices.contains(index)
+            else { continue }
+            let rest = field[field.index(after: close)...].drop { $0 == "." }
+            return "\(locations[index]) (code \(links[index].code)): \(rest.isEmpty ? "link" : String(rest)) "
+                + "\(reason); nothing was imported"
         }
-        return out
+        return "\(error); nothing was imported"
     }
 
     /// The link an entry stands for.
-    static func link(_ entry: Entry, domain: String, line: Int) throws -> ShortLink {
+    static func link(_ entry: Entry, domain: String, location: String) throws -> ShortLink {
         guard let short = URLComponents(string: entry.shortUrl), let code = short.path.split(separator: "/").last
-        else { throw CommandFailure("entry \(line): \(entry.shortUrl) is not a short URL") }
+        else { throw CommandFailure("\(location): \(entry.shortUrl) is not a short URL") }
         guard let query = URLComponents(string: entry.longLink)?.percentEncodedQuery,
             let long = FDLLongLink(query: query),
             let target = long.link
-        else { throw CommandFailure("entry \(line): \(entry.longLink) is not a long link with link=…") }
+        else { throw CommandFailure("\(location): \(entry.longLink) is not a long link with link=…") }
         func options(_ minimum: String?, _ fallback: String?) -> LinkPlatformOptions? {
             minimum == nil && fallback == nil ? nil : LinkPlatformOptions(minVersion: minimum, fallbackUrl: fallback)
         }
