@@ -75,6 +75,8 @@ import Testing
             "Links.Delete": ["domain": "go.example.com", "code": "beta-link"],
             "Webhooks.Create": ["app": "beta", "webhook": ["url": "https://hooks.example.com/beta"]],
             "Webhooks.Delete": ["app": "beta", "id": "wh_0123456789abcdef"],
+            "Webhooks.Deliveries": ["app": "beta", "id": "wh_0123456789abcdef"],
+            "Webhooks.List": ["app": "beta"],
             "Manifests.Apply": ["manifest": ["app": ["id": "beta"], "routes": [route("r4", "/z/*")]]],
         ]
     }
@@ -154,7 +156,10 @@ import Testing
             ),
             "Webhooks.List": (
                 ["app": "alpha"],
-                { $0.array("webhooks").allSatisfy { ($0 as? [String: Any])?.string("app") == "alpha" } }
+                {
+                    let apps = $0.array("webhooks").compactMap { ($0 as? [String: Any])?.string("app") }
+                    return !apps.isEmpty && apps.allSatisfy { $0 == "alpha" }
+                }
             ),
             "Tokens.List": (
                 [:],
@@ -173,6 +178,10 @@ import Testing
                 }
             ),
         ]
+        for app in ["alpha", "beta"] {
+            _ = try await server.result(
+                "Webhooks.Create", ["app": app, "webhook": ["url": "https://hooks.example.com/\(app)"]])
+        }
         for method in API.all where method.access != .public && method.name.hasSuffix(".List") {
             let (params, check) = try #require(checks[method.name], "\(method.name): add what alpha may see")
             let answer = try await server.result(method.name, params, token: alpha)
