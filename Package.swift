@@ -180,11 +180,14 @@ let package = Package(
             dependencies: ["ProcessSpawn", "RouteStore", "RegistryTesting"],
             swiftSettings: swiftSettings
         ),
+        // The transport, router and middleware alone: no engine, no registry.
+        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing"], swiftSettings: swiftSettings),
+        // The engine alone: no transport, no registry.
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "StatusCodes"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "RPCServerTests",
+            name: "RegistryAPITests",
             dependencies: [
                 "HTTPServing", "JSONRPC", "RegistryAPI", "RegistryConsole", "RegistryTesting", "StatusCodes",
-                "ThreadShards",
             ],
             swiftSettings: swiftSettings
         ),

@@ -11,7 +11,7 @@ import RouteCore
 enum JSONRPCFuzz {
     /// With the server's params contract, so the schema validator and its pattern matcher are fuzzed too.
     private static let dispatcher = JSONRPCDispatcher(
-        methods: methods(), authenticator: AnyToken(), log: .silent, contract: .registry)
+        methods: methods(), authenticator: AnyToken(), contract: .registry)
 
     /// Handlers validate what the service would validate first, then refuse: nothing is stored.
     private static func methods() -> [RPCMethod] {

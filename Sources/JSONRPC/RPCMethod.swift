@@ -25,9 +25,6 @@ public struct RPCMethod: Sendable {
     public private(set) var costGrowsWithParams = false
     /// The params members a plain call carries, readable without `JSONDecoder` (see `FlatParams`).
     let flatKeys: [String]?
-    /// The stored properties of the input type the handler receives, read from params decoded into it: what
-    /// the handler really takes, for the test that holds the table to the OpenRPC document.
-    let inputFields: @Sendable (ArraySlice<UInt8>?, JSONRPCCodec) throws -> [String]
 
     @usableFromInline
     enum Body: Sendable {
@@ -60,7 +57,7 @@ public struct RPCMethod: Sendable {
         _ handler: @escaping @Sendable (RPCContext, Input) throws -> Output
     ) {
         self.init(
-            name: name, access: access, input: Input.self, flatKeys: flatParams?.keys,
+            name: name, access: access, flatKeys: flatParams?.keys,
             body: .immediate { context, params, flat in
                 let input: Input
                 if let flat {
@@ -74,23 +71,11 @@ public struct RPCMethod: Sendable {
     }
 
     @usableFromInline
-    init<Input: Decodable>(
-        name: String, access: RPCAccess, input: Input.Type, flatKeys: [String]?, body: Body
-    ) {
+    init(name: String, access: RPCAccess, flatKeys: [String]?, body: Body) {
         self.name = name
         self.access = access
         self.body = body
         self.flatKeys = flatKeys
-        self.inputFields = { bytes, codec in
-            let input = try RPCParams(bytes: bytes, codec: codec).decode(Input.self)
-            return Mirror(reflecting: input).children.compactMap(\.label).map(Self.wireName)
-        }
-    }
-
-    /// The param a Swift property decodes: the same name, but for a trailing `ID`, which Swift spells as
-    /// one acronym and the API as a word (`requestID` ↔ `requestId`).
-    static func wireName(_ label: String) -> String {
-        label.hasSuffix("ID") ? label.dropLast(2) + "Id" : label
     }
 
     /// A method that answers later, without holding a thread (a long poll such as `Associations.Watch`):
@@ -105,7 +90,7 @@ public struct RPCMethod: Sendable {
         _ handler: @escaping @Sendable (RPCContext, Input, RPCCompletion<Output>) throws -> Void
     ) -> RPCMethod {
         RPCMethod(
-            name: name, access: access, input: Input.self, flatKeys: nil,
+            name: name, access: access, flatKeys: nil,
             body: .deferred { context, params, raw in
                 let input = try params.decode(Input.self)
                 try handler(context, input, RPCCompletion<Output>(codec: params.codec, deliver: raw.deliver))

@@ -105,18 +105,3 @@ enum RegistryRoutes {
         }
     }
 }
-
-extension RegistryRoutes {
-    /// A server of the registry's protocol over any method table: JSON-RPC, health, metrics, and `documents`
-    /// on every other GET (tests of the transport and engine use it with their own methods).
-    static func protocolRouter(
-        rpc: JSONRPCEndpoint, documents: (any StaticDocumentProvider)?, readiness: @escaping @Sendable () -> Bool,
-        metrics: ServerMetrics
-    ) -> Router {
-        var router = Router()
-        registerOperations(
-            on: &router, Endpoints(rpc: rpc, readiness: readiness, metrics: metrics, build: .unknown), admin: [.any])
-        if let documents { router.get("/*", label: "static", DocumentLookup.responder(documents)) }
-        return router
-    }
-}

@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-/// Abusive HTTP clients not covered by RPCServerTests: thousands of headers, trickled bytes, half-closed
+/// Abusive HTTP clients not covered by RegistryAPITests: thousands of headers, trickled bytes, half-closed
 /// sockets, thousands of idle connections, odd Host headers. Each is answered with a clear error or cut
 /// off, and a normal request succeeds during and after the abuse.
 @Suite("HTTP abuse")

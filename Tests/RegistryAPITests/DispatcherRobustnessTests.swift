@@ -10,7 +10,7 @@ import Testing
 @Suite("Dispatcher robustness")
 struct DispatcherRobustnessTests {
     let dispatcher = JSONRPCDispatcher(
-        methods: TestMethods.table(), authenticator: TestMethods.Tokens(), log: .silent)
+        methods: TestMethods.table(), authenticator: TestMethods.Tokens())
 
     private func transport() -> RPCTransport { RPCTransport(requestID: "t-1", bearerToken: "a") }
 

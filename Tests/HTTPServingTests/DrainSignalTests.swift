@@ -2,9 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import RegistryAPI
 @testable import HTTPServing
-import JSONRPC
 
 /// The wait behind `HTTPServer.stop()`: woken by the change it waits for, bounded by its deadline.
 @Suite("Drain signal")

@@ -7,7 +7,7 @@ import Testing
 /// paths the server answers are named in one file, `RegistryRoutes.swift`.
 @Suite("Layering")
 struct LayeringTests {
-    /// The repository root (this file is Tests/RPCServerTests/…).
+    /// The repository root (this file is Tests/RegistryAPITests/…).
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -37,6 +37,31 @@ struct LayeringTests {
         }
         #expect(!PackageManifest.reached(from: "JSONRPC", in: graph).contains("HTTPServing"))
         #expect(!PackageManifest.reached(from: "HTTPServing", in: graph).contains("JSONRPC"))
+    }
+
+    /// Test targets mirror modules: the transport's and the engine's tests build without the registry, so
+    /// they cannot lean on it.
+    @Test func theLayersAreTestedAlone() throws {
+        let graph = try PackageManifest.targetDependencies(packageRoot: Self.root)
+        for (tests, allowed) in [
+            ("HTTPServingTests", ["HTTPServing"]), ("JSONRPCTests", ["JSONRPC", "StatusCodes"]),
+            ("ThreadShardsTests", ["ThreadShards"]),
+        ] {
+            #expect(graph[tests] == allowed, "\(tests) depends on \(graph[tests] ?? [])")
+        }
+        #expect(graph["RPCServerTests"] == nil)
+    }
+
+    /// What only tests use lives in RegistryTesting or the test targets: these names do not come back to the
+    /// shipping targets.
+    @Test func noTestOnlyCodeShips() throws {
+        let testOnly = ["protocolRouter", "inputFields", "RPCDiscover", "HTTPServer(configuration: configuration, dispatcher"]
+        for target in ["HTTPServing", "JSONRPC", "RegistryAPI", "RegistryApplication", "RegistryService", "RouteCore"] {
+            for file in try Self.sources(of: target) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for name in testOnly { #expect(!text.contains(name), "\(file.lastPathComponent) has \(name)") }
+            }
+        }
     }
 
     /// The composition root sits on top: it builds the service, the API and the HTTP server, and only the

@@ -1,9 +1,7 @@
 import Dispatch
 import Testing
 
-@testable import RegistryAPI
 @testable import HTTPServing
-import JSONRPC
 
 /// The request counters are kept per thread and added up by `render()`: nothing may be lost or counted
 /// twice, whichever threads counted.
