@@ -3,8 +3,10 @@ the same answers, and the links service at scale: Links.BatchCreate's rate, a si
 among many links, the server's RSS with them, and its start-up to ready with them."""
 
 import http.client
+import http.server
 import os
 import statistics
+import threading
 import time
 
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) " \
@@ -34,6 +36,36 @@ def seed(client):
         "code": "bench", "target": TARGET, "preview": {"title": "Bench", "description": "A landing page"}})
 
 
+class WebhookReceiver:
+    """A receiver on loopback answering every POST 200, counting the events it was sent: the webhook the
+    redirect's second run is measured with (issue 45: a subscribed webhook must not slow a click)."""
+
+    def __init__(self):
+        receiver = self
+        self.posts = 0
+        self.events = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                receiver.posts += 1
+                receiver.events += body.count(b'"type"')
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def phase_serving(registry, nginx_class, alternate, summarize, rounds, duration):
     """The 302 (a desktop visitor: wrk sends no User-Agent) and the landing page (an iPhone) from routereg as
     shipped, against nginx as Debian ships it answering the same (`return 302`; the landing page's bytes as a
@@ -50,9 +82,18 @@ def phase_serving(registry, nginx_class, alternate, summarize, rounds, duration)
              f'        location = /landing.html {{ default_type "text/html; charset=utf-8"; '
              f'add_header Content-Security-Policy "{csp}"; add_header Cache-Control "no-store"; }}')
     results = {"landing_bytes": len(landing)}
+    receiver = None
     for label, path, nginx_path, env in (
             ("redirect", "/bench", "/bench", {"BENCH_HOST": HOST}),
-            ("landing", "/bench", "/landing.html", {"BENCH_HOST": HOST, "BENCH_UA": IPHONE})):
+            ("landing", "/bench", "/landing.html", {"BENCH_HOST": HOST, "BENCH_UA": IPHONE}),
+            ("redirect_webhook", "/bench", "/bench", {"BENCH_HOST": HOST})):
+        if label == "redirect_webhook":
+            # Every click now becomes a link.clicked event for a subscribed receiver (the server must be
+            # started with --webhook-private-hosts 127.0.0.1): the clicks are counted and delivered off the
+            # request path, so the 302 should not notice.
+            receiver = WebhookReceiver()
+            registry.client.call("Webhooks.Create", app="lnk", webhook={
+                "url": f"http://127.0.0.1:{receiver.port}/hook", "events": ["link.clicked"]})
         registry.rotate_log()
         nginxes = {"nginx": nginx_class({"/landing.html": landing}, extra=extra),
                    "nginx_tuned": nginx_class({"/landing.html": landing}, tuned=True, extra=extra)}
@@ -70,6 +111,13 @@ def phase_serving(registry, nginx_class, alternate, summarize, rounds, duration)
         r["ratio"] = r["routereg"]["rps"] / r["nginx"]["rps"]
         r["tuned_ratio"] = r["routereg"]["rps"] / r["nginx_tuned"]["rps"]
         results[label] = r
+    if receiver:
+        # Clicks are flushed and their batches delivered every few seconds: wait for the last ones.
+        deadline = time.time() + 30
+        while time.time() < deadline and receiver.posts == 0:
+            time.sleep(0.5)
+        results["redirect_webhook"]["webhook"] = {"posts": receiver.posts, "events": receiver.events}
+        receiver.stop()
     return results
 
 
