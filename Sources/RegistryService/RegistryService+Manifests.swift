@@ -23,12 +23,19 @@ extension RegistryService {
         }
     }
 
-    /// `Manifests.Plan`: the plan of `manifest` against the database, as `routereg plan --json` prints it.
+    /// `Manifests.Plan`: the plan of `manifest` against the database, as `routereg plan --json` prints it,
+    /// with the rules each live version would gain or lose (read in the same transaction, nothing written).
     public func planManifest(_ manifest: Manifest, prune: Bool) throws(RegistryError) -> ManifestPlan {
         try Self.checkUnique(manifest)
         return try mapped {
             try store.read { tx in
-                ManifestPlan(manifest: manifest, state: try manifestState(app: manifest.app.id, in: tx), prune: prune)
+                let state = try manifestState(app: manifest.app.id, in: tx)
+                var plan = ManifestPlan(manifest: manifest, state: state, prune: prune)
+                if state.app != nil && plan.changesRules {
+                    let releases = try store.releases.all(app: manifest.app.id, in: tx).map(\.release)
+                    plan.addLiveLinks(manifest: manifest, state: state, releases: releases)
+                }
+                return plan
             }
         }
     }

@@ -714,6 +714,8 @@ export interface ManifestPlan {
     prune?: boolean;
     /** In a saved plan (--out): the manifest planned, applied exactly as reviewed. */
     manifest?: Manifest;
+    /** The rules each live version would gain or lose per domain; absent when none would. Derived from the changes: an apply does not check it. */
+    liveLinks?: PlanLiveLinks[];
 }
 /** The registry state the plan was computed from. */
 export interface PlanBasis {
@@ -746,6 +748,16 @@ export interface PlanUnmanaged {
     id: string;
     /** A route: whether a manifest manages it (a prune removes only those). */
     managed?: boolean;
+}
+/** What one live version would gain or lose on one domain: its rules as pattern text. */
+export interface PlanLiveLinks {
+    host: string;
+    platform: "ios" | "android";
+    version: Version;
+    /** Rules it would handle, in order. */
+    gained: string[];
+    /** Rules it handles today and would not. */
+    lost: string[];
 }
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
