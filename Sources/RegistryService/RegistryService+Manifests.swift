@@ -52,6 +52,8 @@ extension RegistryService {
         for (index, route) in manifest.routes.enumerated() {
             try ModelValidation.route(route.route(), field: "manifest.routes[\(index)]")
         }
+        // A replica refuses every write, this one included, before reading anything (see `write`).
+        if replica.withLock({ $0 }) == nil, let unchanged = try unchangedApply(params, by: caller) { return unchanged }
         let about = app + (params.source.map { " from \($0)" } ?? "")
         return try write(caller, method: API.ManifestsApply.name, resource: .routes(app: app), about: about) { tx in
             guard try self.store.apps.get(app, in: tx) != nil else {
@@ -82,6 +84,34 @@ extension RegistryService {
                 value: API.ManifestsApply.Output(plan: plan, fingerprint: after.fingerprint), before: nil,
                 after: record, change: .routes(app: app, routes), apps: [app])
         }.value
+    }
+
+    /// The answer of an apply that would change nothing, read without opening a write: no audit entry, no
+    /// revision, no snapshot rebuild for a CI job that applies on every merge. Nil, and the write decides
+    /// (refusing or applying), when the plan has changes, a route the manifest lists is not managed yet (the
+    /// write adopts it), the reviewed plan differs, or `requestId` already has an outcome to replay.
+    private func unchangedApply(_ params: API.ManifestsApply.Params, by caller: Caller) throws(RegistryError)
+        -> API.ManifestsApply.Output?
+    {
+        let manifest = params.manifest
+        return try mapped {
+            try store.read(deadline: caller.deadline) { tx in
+                if let key = caller.idempotencyKey,
+                    try store.writeRequests.outcome(
+                        actor: caller.actor, method: API.ManifestsApply.name, requestID: key, in: tx) != nil
+                {
+                    return nil
+                }
+                let state = try manifestState(app: manifest.app.id, in: tx)
+                let plan = ManifestPlan(manifest: manifest, state: state, prune: params.prune ?? false)
+                let listed = Set(manifest.routes.map(\.id))
+                guard state.app != nil, !plan.hasChanges, params.changes?.isEmpty ?? true,
+                    params.basis.map({ $0.fingerprint == plan.basis.fingerprint }) ?? true,
+                    state.routes.allSatisfy({ $0.managedBy != nil || !listed.contains($0.route.id) })
+                else { return nil }
+                return API.ManifestsApply.Output(plan: plan, fingerprint: state.fingerprint)
+            }
+        }
     }
 
     /// Refuses a plan that is not the one reviewed: the registry moved since `basis` (naming what moved), or
