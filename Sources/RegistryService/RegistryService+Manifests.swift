@@ -56,15 +56,16 @@ extension RegistryService {
         if replica.withLock({ $0 }) == nil, let unchanged = try unchangedApply(params, by: caller) { return unchanged }
         let about = app + (params.source.map { " from \($0)" } ?? "")
         return try write(caller, method: API.ManifestsApply.name, resource: .routes(app: app), about: about) { tx in
-            guard try self.store.apps.get(app, in: tx) != nil else {
+            let exists = try self.store.apps.get(app, in: tx) != nil
+            guard exists || caller.isAdmin else {
                 throw RegistryError.failedPrecondition(
-                    "\(ResourceName.app(app)) does not exist: an admin creates it (Apps.Create) before its "
-                        + "manifest's routes are applied")
+                    "\(ResourceName.app(app)) does not exist: an admin creates it (Apps.Create, or an admin's "
+                        + "Manifests.Apply) before its manifest's routes are applied")
             }
             let state = try self.manifestState(app: app, in: tx)
             let plan = ManifestPlan(manifest: manifest, state: state, prune: params.prune ?? false)
             try Self.checkReviewed(plan, basis: params.basis, changes: params.changes)
-            try Self.checkApplicable(plan)
+            if !caller.isAdmin { try Self.checkApplicable(plan) }
             if params.allowBreaking != true {
                 let releases = try self.store.releases.all(app: app, in: tx).map(\.release)
                 let breaking = plan.breakingRemovals(in: state, releases: releases)
@@ -75,6 +76,7 @@ extension RegistryService {
                             + ". Keep them in the manifest, or apply with allowBreaking")
                 }
             }
+            let touched = caller.isAdmin ? try self.applyAdminChanges(plan, manifest: manifest, by: caller, in: tx) : []
             let routes = try self.applyRoutes(plan, manifest: manifest, state: state, source: params.source, in: tx)
             let after = try self.manifestState(app: app, in: tx)
             let record = ManifestApplyRecord(
@@ -82,7 +84,9 @@ extension RegistryService {
                 summary: plan.summaryLine, lines: plan.changes.map(\.line))
             return Mutation(
                 value: API.ManifestsApply.Output(plan: plan, fingerprint: after.fingerprint), before: nil,
-                after: record, change: .routes(app: app, routes), apps: [app])
+                // App or domain changes: the registry is read again to generate from (no incremental change).
+                after: record, change: plan.changes.allSatisfy { $0.kind == .route } ? .routes(app: app, routes) : nil,
+                apps: Array(Set([app] + touched)).sorted())
         }.value
     }
 
@@ -143,16 +147,17 @@ extension RegistryService {
         }
     }
 
-    /// Refuses changes an apply has no write for: the app's fields and its domains are an admin's
-    /// (`Apps.Update`, `Domains.Create`), and a releaser's apply must not escalate to them.
+    /// Refuses a releaser's apply the changes only an admin's writes (`applyAdminChanges`): the app's fields
+    /// and its domains are an admin's (`Apps.Update`, `Domains.Create`), and a releaser's apply must not
+    /// escalate to them.
     static func checkApplicable(_ plan: ManifestPlan) throws(RegistryError) {
         let others = plan.changes.filter { $0.kind != .route }
         guard !others.isEmpty else { return }
         throw RegistryError.failedPrecondition(
-            "the manifest changes what Manifests.Apply does not write: "
+            "the manifest changes what only an admin's Manifests.Apply writes: "
                 + others.map(\.line).joined(separator: "; ")
-                + ". An admin applies app fields with Apps.Update and domains with Domains.Create; nothing was "
-                + "applied")
+                + ". An admin applies this manifest, or the app fields with Apps.Update and domains with "
+                + "Domains.Create; nothing was applied")
     }
 
     /// Writes the plan's route changes in `tx`: removals, additions (last, then put in place), changes (a

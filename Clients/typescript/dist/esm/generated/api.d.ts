@@ -1363,7 +1363,7 @@ export interface RegistryApi {
         };
         result: ManifestPlan;
     };
-    /** Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, with prune, the managed routes it leaves out removed; every route it lists becomes managed by it. One regeneration and one audit entry naming source and the plan's lines. */
+    /** Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, with prune, the managed routes it leaves out removed; every route it lists becomes managed by it. An admin's apply also writes the app's fields and creates or updates the manifest's domains (never deleting one); a releaser's is refused when the manifest changes them. One regeneration and one audit entry naming source and the plan's lines; an apply that would change nothing writes nothing. */
     "Manifests.Apply": {
         params: {
             manifest: Manifest;
