@@ -191,7 +191,7 @@ public enum RegistryMethods {
     private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) -> Caller {
         Caller(
             actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
-            idempotencyKey: idempotencyKey, apps: context.scope)
+            idempotencyKey: idempotencyKey, apps: context.scope, role: context.registryPrincipal?.role)
     }
 
     private static func switchRoute(

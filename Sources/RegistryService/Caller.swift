@@ -1,3 +1,5 @@
+import RouteCore
+
 /// Who is making a request: the actor recorded in the audit log, the request id logs are keyed by, when the
 /// caller stops waiting, and the caller's idempotency key for writes.
 public struct Caller: Sendable, Hashable {
@@ -13,17 +15,25 @@ public struct Caller: Sendable, Hashable {
     /// or the server itself). Writes that only an admin for every app may make (sharing names, setting host
     /// patterns, creating a domain outside them) read it.
     public var apps: [String]?
+    /// The caller's role; nil when unknown (the server itself, or a caller built without one), which counts
+    /// as no more than the method's own role. `Manifests.Apply` reads it: an admin's apply also writes the
+    /// app's fields and domains.
+    public var role: Access?
 
     public init(
         actor: String, requestID: String? = nil, deadline: ContinuousClock.Instant? = nil,
-        idempotencyKey: String? = nil, apps: [String]? = nil
+        idempotencyKey: String? = nil, apps: [String]? = nil, role: Access? = nil
     ) {
         self.actor = actor
         self.requestID = requestID
         self.deadline = deadline
         self.idempotencyKey = idempotencyKey
         self.apps = apps
+        self.role = role
     }
+
+    /// Whether the caller holds the admin role.
+    public var isAdmin: Bool { role == .admin }
 
     /// Whether the caller acts for every app.
     public var isForEveryApp: Bool { apps == nil }

@@ -23,12 +23,19 @@ extension RegistryService {
         }
     }
 
-    /// `Manifests.Plan`: the plan of `manifest` against the database, as `routereg plan --json` prints it.
+    /// `Manifests.Plan`: the plan of `manifest` against the database, as `routereg plan --json` prints it,
+    /// with the rules each live version would gain or lose (read in the same transaction, nothing written).
     public func planManifest(_ manifest: Manifest, prune: Bool) throws(RegistryError) -> ManifestPlan {
         try Self.checkUnique(manifest)
         return try mapped {
             try store.read { tx in
-                ManifestPlan(manifest: manifest, state: try manifestState(app: manifest.app.id, in: tx), prune: prune)
+                let state = try manifestState(app: manifest.app.id, in: tx)
+                var plan = ManifestPlan(manifest: manifest, state: state, prune: prune)
+                if state.app != nil && plan.changesRules {
+                    let releases = try store.releases.all(app: manifest.app.id, in: tx).map(\.release)
+                    plan.addLiveLinks(manifest: manifest, state: state, releases: releases)
+                }
+                return plan
             }
         }
     }
@@ -45,17 +52,20 @@ extension RegistryService {
         for (index, route) in manifest.routes.enumerated() {
             try ModelValidation.route(route.route(), field: "manifest.routes[\(index)]")
         }
+        // A replica refuses every write, this one included, before reading anything (see `write`).
+        if replica.withLock({ $0 }) == nil, let unchanged = try unchangedApply(params, by: caller) { return unchanged }
         let about = app + (params.source.map { " from \($0)" } ?? "")
         return try write(caller, method: API.ManifestsApply.name, resource: .routes(app: app), about: about) { tx in
-            guard try self.store.apps.get(app, in: tx) != nil else {
+            let exists = try self.store.apps.get(app, in: tx) != nil
+            guard exists || caller.isAdmin else {
                 throw RegistryError.failedPrecondition(
-                    "\(ResourceName.app(app)) does not exist: an admin creates it (Apps.Create) before its "
-                        + "manifest's routes are applied")
+                    "\(ResourceName.app(app)) does not exist: an admin creates it (Apps.Create, or an admin's "
+                        + "Manifests.Apply) before its manifest's routes are applied")
             }
             let state = try self.manifestState(app: app, in: tx)
             let plan = ManifestPlan(manifest: manifest, state: state, prune: params.prune ?? false)
             try Self.checkReviewed(plan, basis: params.basis, changes: params.changes)
-            try Self.checkApplicable(plan)
+            if !caller.isAdmin { try Self.checkApplicable(plan) }
             if params.allowBreaking != true {
                 let releases = try self.store.releases.all(app: app, in: tx).map(\.release)
                 let breaking = plan.breakingRemovals(in: state, releases: releases)
@@ -66,6 +76,7 @@ extension RegistryService {
                             + ". Keep them in the manifest, or apply with allowBreaking")
                 }
             }
+            let touched = caller.isAdmin ? try self.applyAdminChanges(plan, manifest: manifest, by: caller, in: tx) : []
             let routes = try self.applyRoutes(plan, manifest: manifest, state: state, source: params.source, in: tx)
             let after = try self.manifestState(app: app, in: tx)
             let record = ManifestApplyRecord(
@@ -73,8 +84,38 @@ extension RegistryService {
                 summary: plan.summaryLine, lines: plan.changes.map(\.line))
             return Mutation(
                 value: API.ManifestsApply.Output(plan: plan, fingerprint: after.fingerprint), before: nil,
-                after: record, change: .routes(app: app, routes), apps: [app])
+                // App or domain changes: the registry is read again to generate from (no incremental change).
+                after: record, change: plan.changes.allSatisfy { $0.kind == .route } ? .routes(app: app, routes) : nil,
+                apps: Array(Set([app] + touched)).sorted())
         }.value
+    }
+
+    /// The answer of an apply that would change nothing, read without opening a write: no audit entry, no
+    /// revision, no snapshot rebuild for a CI job that applies on every merge. Nil, and the write decides
+    /// (refusing or applying), when the plan has changes, a route the manifest lists is not managed yet (the
+    /// write adopts it), the reviewed plan differs, or `requestId` already has an outcome to replay.
+    private func unchangedApply(_ params: API.ManifestsApply.Params, by caller: Caller) throws(RegistryError)
+        -> API.ManifestsApply.Output?
+    {
+        let manifest = params.manifest
+        return try mapped {
+            try store.read(deadline: caller.deadline) { tx in
+                if let key = caller.idempotencyKey,
+                    try store.writeRequests.outcome(
+                        actor: caller.actor, method: API.ManifestsApply.name, requestID: key, in: tx) != nil
+                {
+                    return nil
+                }
+                let state = try manifestState(app: manifest.app.id, in: tx)
+                let plan = ManifestPlan(manifest: manifest, state: state, prune: params.prune ?? false)
+                let listed = Set(manifest.routes.map(\.id))
+                guard state.app != nil, !plan.hasChanges, params.changes?.isEmpty ?? true,
+                    params.basis.map({ $0.fingerprint == plan.basis.fingerprint }) ?? true,
+                    state.routes.allSatisfy({ $0.managedBy != nil || !listed.contains($0.route.id) })
+                else { return nil }
+                return API.ManifestsApply.Output(plan: plan, fingerprint: state.fingerprint)
+            }
+        }
     }
 
     /// Refuses a plan that is not the one reviewed: the registry moved since `basis` (naming what moved), or
@@ -106,16 +147,17 @@ extension RegistryService {
         }
     }
 
-    /// Refuses changes an apply has no write for: the app's fields and its domains are an admin's
-    /// (`Apps.Update`, `Domains.Create`), and a releaser's apply must not escalate to them.
+    /// Refuses a releaser's apply the changes only an admin's writes (`applyAdminChanges`): the app's fields
+    /// and its domains are an admin's (`Apps.Update`, `Domains.Create`), and a releaser's apply must not
+    /// escalate to them.
     static func checkApplicable(_ plan: ManifestPlan) throws(RegistryError) {
         let others = plan.changes.filter { $0.kind != .route }
         guard !others.isEmpty else { return }
         throw RegistryError.failedPrecondition(
-            "the manifest changes what Manifests.Apply does not write: "
+            "the manifest changes what only an admin's Manifests.Apply writes: "
                 + others.map(\.line).joined(separator: "; ")
-                + ". An admin applies app fields with Apps.Update and domains with Domains.Create; nothing was "
-                + "applied")
+                + ". An admin applies this manifest, or the app fields with Apps.Update and domains with "
+                + "Domains.Create; nothing was applied")
     }
 
     /// Writes the plan's route changes in `tx`: removals, additions (last, then put in place), changes (a

@@ -16,7 +16,7 @@ import Testing
     }
 
     /// The app's state as a manifest, as `routereg export` writes it.
-    private static func export(_ server: TestRegistryServer) async throws -> [String: Any] {
+    static func export(_ server: TestRegistryServer) async throws -> [String: Any] {
         var app = try await server.result("Apps.Get", ["app": "badoo"])
         app = stripped(app)
         let domains = try await server.result("Domains.List", ["app": "badoo"]).array("domains").map(stripped)
@@ -25,17 +25,17 @@ import Testing
         return ["app": app, "domains": domains, "routes": routes]
     }
 
-    private static func routes(_ server: TestRegistryServer) async throws -> [[String: Any]] {
+    static func routes(_ server: TestRegistryServer) async throws -> [[String: Any]] {
         try await server.result("Routes.List", ["app": "badoo", "pageSize": 1000]).array("routes").compactMap {
             $0 as? [String: Any]
         }
     }
 
-    private static func message(_ response: [String: Any]) -> String {
+    static func message(_ response: [String: Any]) -> String {
         (response["error"] as? [String: Any])?.string("message") ?? "accepted: \(response)"
     }
 
-    private static func route(_ id: String, _ path: String, since: String) -> [String: Any] {
+    static func route(_ id: String, _ path: String, since: String) -> [String: Any] {
         ["id": id, "pattern": ["path": path], "platforms": ["ios": ["since": since]]]
     }
 
@@ -171,10 +171,14 @@ import Testing
         #expect(left.first?.object("managedBy") == nil)
     }
 
-    @Test func theAppAndItsDomainsStayAnAdminsWrites() async throws {
+    @Test func aReleasersApplyLeavesTheAppAndItsDomainsToAnAdmin() async throws {
         let server = try TestRegistryServer(suite: "manifest_admin")
         defer { server.shutdown() }
         try await seedBadoo(server)
+        let releaser = try #require(
+            try await server.result(
+                "Tokens.Create", ["token": ["displayName": "ci", "role": "releaser"]]
+            ).string("secret"))
         let manifest = try await Self.export(server)
         var renamed = manifest
         var app = manifest["app"] as! [String: Any]
@@ -183,20 +187,21 @@ import Testing
         var routes = manifest["routes"] as! [[String: Any]]
         routes.append(Self.route("chat", "/c/*", since: "5.0"))
         renamed["routes"] = routes
-        let refused = try await server.call("Manifests.Apply", ["manifest": renamed])
+        let refused = try await server.call("Manifests.Apply", ["manifest": renamed], token: releaser)
         #expect(errorCode(refused) == 9)
         #expect(Self.message(refused).contains("~ app badoo: displayName (none) → Badoo"), "\(refused)")
+        #expect(Self.message(refused).contains("only an admin's Manifests.Apply writes"), "\(refused)")
         #expect(try await Self.routes(server).count == 2, "nothing applied, not even the route")
 
         var domain = manifest
         domain["domains"] = (manifest["domains"] as! [[String: Any]]) + [["host": "n.badoo.com"]]
-        let newDomain = try await server.call("Manifests.Apply", ["manifest": domain])
+        let newDomain = try await server.call("Manifests.Apply", ["manifest": domain], token: releaser)
         #expect(Self.message(newDomain).contains("+ domain n.badoo.com"), "\(newDomain)")
 
         var twice = manifest
         twice["routes"] = routes + [Self.route("chat", "/c2/*", since: "5.0")]
         for method in ["Manifests.Plan", "Manifests.Apply"] {
-            let repeated = try await server.call(method, ["manifest": twice])
+            let repeated = try await server.call(method, ["manifest": twice], token: releaser)
             #expect(errorCode(repeated) == 3, "\(method): \(repeated)")
             #expect(Self.message(repeated).contains("manifest.routes[3].id"), "\(method): \(repeated)")
         }
@@ -204,7 +209,7 @@ import Testing
         var ghost = manifest
         ghost["app"] = ["id": "ghost"]
         ghost["domains"] = [[String: Any]]()
-        let missing = try await server.call("Manifests.Apply", ["manifest": ghost])
+        let missing = try await server.call("Manifests.Apply", ["manifest": ghost], token: releaser)
         #expect(errorCode(missing) == 9)
         #expect(Self.message(missing).contains("apps/ghost does not exist"), "\(missing)")
     }

@@ -1245,6 +1245,8 @@ class ManifestPlan(_ManifestPlanRequired, total=False):
     prune: bool
     #: In a saved plan (--out): the manifest planned, applied exactly as reviewed.
     manifest: Manifest
+    #: The rules each live version would gain or lose per domain; absent when none would. Derived ...
+    liveLinks: List[PlanLiveLinks]
 
 
 class PlanBasis(TypedDict):
@@ -1286,6 +1288,18 @@ class PlanUnmanaged(_PlanUnmanagedRequired, total=False):
 
     #: A route: whether a manifest manages it (a prune removes only those).
     managed: bool
+
+
+class PlanLiveLinks(TypedDict):
+    """What one live version would gain or lose on one domain: its rules as pattern text."""
+
+    host: str
+    platform: Literal["ios", "android"]
+    version: Version
+    #: Rules it would handle, in order.
+    gained: List[str]
+    #: Rules it handles today and would not.
+    lost: List[str]
 
 
 Version = str
@@ -1425,6 +1439,7 @@ __all__ = [
     "PlanChange",
     "PlanFieldChange",
     "PlanKind",
+    "PlanLiveLinks",
     "PlanUnmanaged",
     "Platform",
     "QueryPattern",

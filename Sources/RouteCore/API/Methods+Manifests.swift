@@ -20,9 +20,9 @@ extension API {
 
     /// Applies a manifest's routes as one write: every route added, changed, moved or (with `prune`) removed,
     /// all or nothing, one audit entry naming `source`. Refused (FAILED_PRECONDITION, nothing written) when
-    /// the registry moved since `basis`, when the plan is not the reviewed `changes`, when the manifest
-    /// changes the app or its domains (an admin's writes), or when a prune would drop a route a live version
-    /// opens and `allowBreaking` is not set.
+    /// the registry moved since `basis`, when the plan is not the reviewed `changes`, when a releaser's
+    /// manifest changes the app or its domains (an admin's apply writes them too, never deleting a domain),
+    /// or when a prune would drop a route a live version opens and `allowBreaking` is not set.
     public enum ManifestsApply: RPCMethodDescriptor {
         public static let name = "Manifests.Apply"
         public static let access = Access.releaser

@@ -17,6 +17,12 @@ extension ManifestPlan {
         return lines
     }
 
+    /// The rules live versions would gain or lose, under a heading; empty when none would.
+    public var liveLinkLines: [String] {
+        guard let liveLinks, !liveLinks.isEmpty else { return [] }
+        return ["Live versions would gain (+) or lose (-) these rules:"] + liveLinks.flatMap(\.lines)
+    }
+
     /// `Plan: 1 to add, 1 to change, 0 to move, 0 to remove.` or `No changes.`
     public var summaryLine: String {
         guard hasChanges else { return "No changes: the registry matches the manifest." }

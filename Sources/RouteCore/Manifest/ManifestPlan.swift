@@ -13,15 +13,20 @@ public struct ManifestPlan: Sendable, Hashable, Codable {
     /// The manifest planned, in a saved plan (`routereg plan --out`), so that `routereg apply PLAN` applies
     /// exactly what was reviewed; absent from a plan printed or answered by `Manifests.Plan`.
     public var manifest: Manifest?
+    /// The rules each live version would gain or lose per domain (`liveLinks(state:after:releases:)`);
+    /// absent when none would. Derived from the changes: an apply checks the basis and changes, not this.
+    public var liveLinks: [LiveLinks]?
 
     public init(
-        basis: Basis, changes: [Change], notInManifest: [Unmanaged], prune: Bool? = nil, manifest: Manifest? = nil
+        basis: Basis, changes: [Change], notInManifest: [Unmanaged], prune: Bool? = nil, manifest: Manifest? = nil,
+        liveLinks: [LiveLinks]? = nil
     ) {
         self.basis = basis
         self.changes = changes
         self.notInManifest = notInManifest
         self.prune = prune
         self.manifest = manifest
+        self.liveLinks = liveLinks
     }
 
     /// True when applying would change something (what `--detailed-exitcode` reports as 2).

@@ -13,8 +13,10 @@ extension ManifestCommands {
             exactly as reviewed: refused, with nothing applied, when the registry moved since (the message
             names what moved) or the plan would differ. A manifest is planned and applied at once. A prune
             that would drop a route live versions open is refused unless --allow-breaking. The app's fields
-            and domains are an admin's: a manifest that changes them is refused. Audited as one entry naming
-            --source (default: $GITHUB_SHA, then $CI_COMMIT_SHA). Retries are safe (one requestId).
+            and domains are an admin's: with an admin token they are written too (domains created or updated,
+            never deleted); with a releaser's, a manifest that changes them is refused. Audited as one entry
+            naming --source (default: $GITHUB_SHA, then $CI_COMMIT_SHA); nothing to change writes nothing.
+            Retries are safe (one requestId).
             """,
         positionals: [PositionalSpec(name: "PLAN|MANIFEST", summary: "a saved plan (plan --out) or a manifest")],
         flags: [

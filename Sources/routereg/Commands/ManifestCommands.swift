@@ -21,13 +21,14 @@ enum ManifestCommands {
             details: """
                 Compares the manifest with the registry and prints one line per change: + added, ~ changed or
                 moved, - removed; routes the registry has and the manifest does not are listed as not in the
-                manifest and kept. With --prune, those a manifest manages (created or adopted by an apply) are
-                removals; routes managed by hand are kept; a removal live versions still open is marked with !
-                and the versions (apply refuses it without --allow-breaking). The plan records the registry
-                state it was computed from (a fingerprint of every resource read). --json prints the plan as
-                JSON ($defs/Plan of the manifest schema); --out writes it to a file with the manifest, for
-                routereg apply PLAN. Exit codes: 0 on success; with --detailed-exitcode, 0 no changes, 2
-                changes, 1 any error.
+                manifest and kept. Then the rules each live version would gain (+) or lose (-) on each domain
+                (m.badoo.com ios 5.12.0: + /l/a/*). With --prune, those a manifest manages (created or adopted by
+                an apply) are removals; routes managed by hand are kept; a removal live versions still open is
+                marked with ! and the versions (apply refuses it without --allow-breaking). The plan records the
+                registry state it was computed from (a fingerprint of every resource read). --json prints the
+                plan as JSON ($defs/Plan of the manifest schema, the live versions' rules as liveLinks); --out
+                writes it to a file with the manifest, for routereg apply PLAN. Exit codes: 0 on success; with
+                --detailed-exitcode, 0 no changes, 2 changes, 1 any error.
                 """,
             positionals: [PositionalSpec(name: "MANIFEST", summary: "the manifest file (routereg.json)")],
             flags: [
@@ -61,7 +62,9 @@ enum ManifestCommands {
         let file = run.argument(0)
         let manifest = try readManifest(try readInput(file: file), file: file)
         let state = try readState(run, app: manifest.app.id)
-        let plan = ManifestPlan(manifest: manifest, state: state, prune: run.arguments.bool("prune"))
+        var plan = ManifestPlan(manifest: manifest, state: state, prune: run.arguments.bool("prune"))
+        let releases = try liveReleases(run, plan, state: state)
+        plan.addLiveLinks(manifest: manifest, state: state, releases: releases)
         if let out = run.arguments.value("out") {
             var saved = plan
             saved.manifest = manifest
@@ -71,8 +74,8 @@ enum ManifestCommands {
             run.print(String(decoding: try encode(plan, pretty: false), as: UTF8.self))
         } else {
             run.print("Plan for \(manifest.app.id) against registry state \(plan.basis.fingerprint.prefix(19))…")
-            for line in plan.lines { run.print(line) }
-            for removal in try breakingRemovals(run, plan, state: state) {
+            for line in plan.lines + plan.liveLinkLines { run.print(line) }
+            for removal in plan.breakingRemovals(in: state, releases: releases) {
                 run.print("! \(removal.text): apply refuses this prune without --allow-breaking")
             }
             run.print(plan.summaryLine)
@@ -80,11 +83,10 @@ enum ManifestCommands {
         if run.arguments.bool("detailed-exitcode") && plan.hasChanges { run.exitStatus = CLI.exitChanges }
     }
 
-    /// The removals of a pruning plan that live versions would notice (none without removals: no call made).
-    static func breakingRemovals(_ run: Invocation, _ plan: ManifestPlan, state: ManifestState) throws
-        -> [ManifestPlan.BreakingRemoval]
-    {
-        guard state.app != nil, plan.changes.contains(where: { $0.action == .remove }) else { return [] }
+    /// The app's live releases, read only when the plan adds, changes or removes a route (what a live
+    /// version gains or loses, and which removals break one); otherwise no call is made.
+    static func liveReleases(_ run: Invocation, _ plan: ManifestPlan, state: ManifestState) throws -> [Release] {
+        guard state.app != nil, plan.changesRules else { return [] }
         var releases: [Release] = []
         var token: String?
         repeat {
@@ -97,7 +99,7 @@ enum ManifestCommands {
             }
             token = page.nextPageToken.isEmpty ? nil : page.nextPageToken
         } while token != nil
-        return plan.breakingRemovals(in: state, releases: releases)
+        return releases
     }
 
     /// The app, the domains that list it and its routes, every page; a missing app reads as nil.

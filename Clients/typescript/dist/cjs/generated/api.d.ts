@@ -714,6 +714,8 @@ export interface ManifestPlan {
     prune?: boolean;
     /** In a saved plan (--out): the manifest planned, applied exactly as reviewed. */
     manifest?: Manifest;
+    /** The rules each live version would gain or lose per domain; absent when none would. Derived from the changes: an apply does not check it. */
+    liveLinks?: PlanLiveLinks[];
 }
 /** The registry state the plan was computed from. */
 export interface PlanBasis {
@@ -746,6 +748,16 @@ export interface PlanUnmanaged {
     id: string;
     /** A route: whether a manifest manages it (a prune removes only those). */
     managed?: boolean;
+}
+/** What one live version would gain or lose on one domain: its rules as pattern text. */
+export interface PlanLiveLinks {
+    host: string;
+    platform: "ios" | "android";
+    version: Version;
+    /** Rules it would handle, in order. */
+    gained: string[];
+    /** Rules it handles today and would not. */
+    lost: string[];
 }
 /** Every method's params and result, in the OpenRPC document's order. */
 export interface RegistryApi {
@@ -1351,7 +1363,7 @@ export interface RegistryApi {
         };
         result: ManifestPlan;
     };
-    /** Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, with prune, the managed routes it leaves out removed; every route it lists becomes managed by it. One regeneration and one audit entry naming source and the plan's lines. */
+    /** Applies a manifest's routes in one write, all or nothing: routes added, changed, moved and, with prune, the managed routes it leaves out removed; every route it lists becomes managed by it. An admin's apply also writes the app's fields and creates or updates the manifest's domains (never deleting one); a releaser's is refused when the manifest changes them. One regeneration and one audit entry naming source and the plan's lines; an apply that would change nothing writes nothing. */
     "Manifests.Apply": {
         params: {
             manifest: Manifest;
