@@ -134,10 +134,8 @@ extension RegistryService {
     public func linkStats(domain: String, code: String) throws(RegistryError) -> API.LinksStats.Output {
         let domain = domain.lowercased()
         guard links.link(domain: domain, code: code) != nil else { throw RegistryError.notFound(.link(domain, code)) }
-        var counts: [ClickKey: Int] = [:]
         let stored = try mapped { try store.read { tx in try store.clicks.counts(domain: domain, code: code, in: tx) } }
-        for (key, count) in stored { counts[key, default: 0] += count }
-        for (key, count) in clicks.pending(domain: domain, code: code) { counts[key, default: 0] += count }
+        let counts = registryLinks.counts(domain: domain, code: code, stored: stored)
         let rows = counts.map {
             API.LinksStats.Count(
                 day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, source: $0.key.source,
@@ -152,14 +150,10 @@ extension RegistryService {
     /// The domain's misses of the last `API.LinksStats.missDays` days, stored and not written yet.
     private func domainMisses(_ domain: String) throws(RegistryError) -> [API.LinksStats.Miss] {
         let since = ClickCounter.dayText(Int(Date().timeIntervalSince1970 / 86_400) - API.LinksStats.missDays + 1)
-        var counts: [LinkMissKey: Int] = [:]
         let stored = try mapped {
             try store.read { tx in try store.misses.counts(domain: domain, since: since, in: tx) }
         }
-        for (key, count) in stored { counts[key, default: 0] += count }
-        for (key, count) in clicks.pendingMisses(domain: domain) where key.day >= since {
-            counts[key, default: 0] += count
-        }
+        let counts = registryLinks.misses(domain: domain, since: since, stored: stored)
         return counts.map { API.LinksStats.Miss(day: $0.key.day, outcome: $0.key.outcome, count: $0.value) }
             .sorted { ($1.day, $0.outcome) < ($0.day, $1.outcome) }
     }
@@ -171,9 +165,7 @@ extension RegistryService {
             throw RegistryError.invalidArgument(field: "url", "is not an absolute URL (https://host/code)")
         }
         let code = String(url.path.drop(while: { $0 == "/" }))
-        guard let stored = links.link(domain: host, code: code), stored.isLive(at: Date()),
-            !(stored.link.maxClicks.map { caps.isExhausted(domain: host, code: code, maximum: $0) } ?? false)
-        else {
+        guard let stored = registryLinks.serving(domain: host, code: code) else {
             throw RegistryError.notFound(.link(host, code))
         }
         let current = snapshot
@@ -204,20 +196,12 @@ extension RegistryService {
         snapshot.registry.apps.first { $0.id == app }?.fallback ?? FallbackPolicy()
     }
 
-    /// Reads the links written since the index last looked (after this server's own write, and when the
-    /// runtime hears of another's). Never fails a request: a missed change is read on the next call.
-    func refreshLinksAfterWrite() {
-        do { try links.catchUp(from: store, deadline: .now + .seconds(2)) } catch {
-            options.log("links: reading new links failed (\(error)); the next refresh reads them")
-        }
-    }
+    /// Reads the links written since the index last looked (after this server's own write); never fails.
+    func refreshLinksAfterWrite() { registryLinks.refreshAfterWrite() }
 
     /// Reads every link written since the index last looked, within `deadline`.
-    public func refreshLinks(deadline: ContinuousClock.Instant) throws {
-        let first = !links.loaded
-        try mapped { try links.catchUp(from: store, deadline: deadline) }
-        // A server starting knows its capped links' counts before it answers their first click.
-        if first && links.hasCapped { refreshClickCaps(deadline: deadline) }
+    public func refreshLinks(deadline: ContinuousClock.Instant) throws(RegistryError) {
+        try registryLinks.refresh(deadline: deadline)
     }
 
     static func view(_ stored: StoredLink) -> API.LinkView {
@@ -317,29 +301,5 @@ extension RegistryService {
 
 extension RegistryService {
     /// Writes the clicks and misses counted since the last flush; on failure they are kept for the next one.
-    public func flushClicks(deadline: ContinuousClock.Instant) {
-        defer { if links.hasCapped { refreshClickCaps(deadline: deadline) } }
-        let counts = clicks.take()
-        let misses = clicks.takeMisses()
-        guard !counts.isEmpty || !misses.isEmpty else { return }
-        do { try store.addClicks(counts, misses: misses, deadline: deadline) } catch {
-            clicks.restore(counts)
-            clicks.restoreMisses(misses)
-            options.log(
-                "links: writing \(counts.count + misses.count) click counters failed (\(error)); kept for the next flush"
-            )
-        }
-    }
-}
-
-extension RegistryService {
-    /// Brings the capped links' counts up to what the database holds (`ClickCaps`); a failure keeps the
-    /// counts held, which only ever lag.
-    func refreshClickCaps(deadline: ContinuousClock.Instant) {
-        do {
-            caps.raise(to: try store.read(deadline: deadline) { tx in try store.clicks.cappedTotals(in: tx) })
-        } catch {
-            options.log("links: reading the capped links' clicks failed (\(error)); tried again next flush")
-        }
-    }
+    public func flushClicks(deadline: ContinuousClock.Instant) { registryLinks.flush(deadline: deadline) }
 }

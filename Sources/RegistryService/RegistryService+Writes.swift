@@ -54,12 +54,11 @@ extension RegistryService {
         }
         let deadline = caller.deadline ?? .now + options.defaultWriteTimeout
         do {
-            return try rebuildLock.withLock(until: deadline) { () throws(RegistryError) -> WriteOutcome<Value> in
+            return try registrySnapshots.rebuildLock.withLock(until: deadline) {
+                () throws(RegistryError) -> WriteOutcome<Value> in
                 try writeLocked(
-                    caller, method: method, resource: resource, cause: "\(method) \(about)",
-                    ruleLint: ruleLint,
-                    deadline: deadline,
-                    body)
+                    caller, method: method, resource: resource, cause: "\(method) \(about)", ruleLint: ruleLint,
+                    deadline: deadline, body)
             }
         } catch let error as RegistryError {
             throw error
@@ -68,75 +67,50 @@ extension RegistryService {
         }
     }
 
-    /// A retried idempotent write: its first outcome, found under the write lock (the transaction is rolled
-    /// back, nothing is written).
-    private struct Replayed: Error { var outcome: Data }
-
-    /// `write`; the caller holds `rebuildLock`.
+    /// `write`; the caller holds `rebuildLock`. A retry of an idempotent write (`caller.idempotencyKey`) is
+    /// answered by `Store.write`, which holds the whole of idempotency: it finds the first outcome and
+    /// returns it without running the body, and then nothing is rebuilt.
     private func writeLocked<Value: Codable & Sendable>(
         _ caller: Caller, method: String, resource name: ResourceName, cause: String, ruleLint: Bool,
         deadline: ContinuousClock.Instant, _ body: @escaping (Transaction) throws -> Mutation<Value>
     ) throws(RegistryError) -> WriteOutcome<Value> {
-        let resource = name.description
         var afterWrite: SnapshotBuilder.Reuse?
         let writeToken = UUID().uuidString.lowercased()
-        let key = caller.idempotencyKey
-        let attempt: WriteAttempt<Value> = try mapped {
-            do {
-                return .wrote(
-                    try store.write(
-                        actor: caller.actor, method: method, resource: resource, requestID: caller.requestID,
-                        writeToken: writeToken, idempotencyKey: key, deadline: deadline
-                    ) { tx in
-                        if let key,
-                            let first = try store.writeRequests.outcome(
-                                actor: caller.actor, method: method, requestID: key, in: tx)
-                        {
-                            throw Replayed(outcome: first)
-                        }
-                        // The write lock is held: no other write can commit until this transaction ends.
-                        let current = snapshots.current
-                        let observed = SnapshotBuilder.Observed(
-                            try store.audit.head(withTokenOf: current.generation, in: tx))
-                        let mutation = try body(tx)
-                        let registry = try registryAfter(mutation.change, state: observed, in: tx)
-                        let apps = mutation.apps ?? auditApps(name, after: registry)
-                        // The snapshot of exactly the state this transaction started from serves every file's
-                        // newest revision: the heads need no query (every revision comes with an audit entry).
-                        let served = current.generation > 0 && current.identity == observed.state
-                        let regenerated = try regenerate(
-                            registry, cause: cause, ruleLint: ruleLint, lintOf: apps.map(Set.init),
-                            served: served ? current.documents : nil, in: tx)
-                        afterWrite = SnapshotBuilder.Reuse(
-                            stateBefore: observed.state, writeToken: writeToken, registry: registry,
-                            heads: regenerated.heads, appended: regenerated.appended)
-                        let outcome = WriteOutcome(
-                            value: mutation.value, revisions: regenerated.revisions, lint: regenerated.lint)
-                        return WriteResult(
-                            outcome,
-                            before: try mutation.before.map { try SQLJSON(encoding: $0) },
-                            after: try mutation.after.map { try SQLJSON(encoding: $0) },
-                            outcome: key == nil ? nil : try SQLJSON(encoding: outcome),
-                            apps: apps)
-                    })
-            } catch let replay as Replayed {
-                return .replayed(replay.outcome)
+        let written = try mapped {
+            try store.write(
+                actor: caller.actor, method: method, resource: name.description, requestID: caller.requestID,
+                writeToken: writeToken, idempotencyKey: caller.idempotencyKey, deadline: deadline
+            ) { tx in
+                // The write lock is held: no other write can commit until this transaction ends.
+                let current = snapshots.current
+                let observed = SnapshotBuilder.Observed(try store.audit.head(withTokenOf: current.generation, in: tx))
+                let mutation = try body(tx)
+                let registry = try registryAfter(mutation.change, state: observed, in: tx)
+                let apps = mutation.apps ?? auditApps(name, after: registry)
+                // The snapshot of exactly the state this transaction started from serves every file's
+                // newest revision: the heads need no query (every revision comes with an audit entry).
+                let served = current.generation > 0 && current.identity == observed.state
+                let regenerated = try regenerate(
+                    registry, cause: cause, ruleLint: ruleLint, lintOf: apps.map(Set.init),
+                    served: served ? current.documents : nil, in: tx)
+                afterWrite = SnapshotBuilder.Reuse(
+                    stateBefore: observed.state, writeToken: writeToken, registry: registry,
+                    heads: regenerated.heads, appended: regenerated.appended)
+                return WriteResult(
+                    WriteOutcome(value: mutation.value, revisions: regenerated.revisions, lint: regenerated.lint),
+                    before: try mutation.before.map { try SQLJSON(encoding: $0) },
+                    after: try mutation.after.map { try SQLJSON(encoding: $0) }, apps: apps)
             }
         }
-        let outcome: WriteOutcome<Value>
-        switch attempt {
-        case .wrote(let wrote): outcome = wrote
-        case .replayed(let first):
-            do { return try JSONDecoder().decode(WriteOutcome<Value>.self, from: first) } catch {
-                options.log("idempotency: cannot decode the recorded outcome of \(method) (\(error))")
-                throw RegistryError.internal()
-            }
-        }
-        do { try rebuildLocked(force: false, reusing: afterWrite, deadline: max(deadline, .now + .seconds(2))) } catch {
+        if written.replayed { return written.value }
+        do {
+            try registrySnapshots.rebuildLocked(
+                force: false, reusing: afterWrite, deadline: max(deadline, .now + .seconds(2)))
+        } catch {
             // The write committed; other servers and the next poll will catch up.
             options.log("snapshot: refresh after \(method) failed (\(error))")
         }
-        return outcome
+        return written.value
     }
 
     /// The apps a write to `resource` touched, as its audit entry records them: the app a resource lies
@@ -229,18 +203,18 @@ extension RegistryService {
         served: [DocumentKey: ServedDocument]? = nil, in tx: Transaction
     ) throws -> Regenerated {
         let index = RegistryIndex(registry)
-        let releasesByApp = hostFiles.releasesByApp(registry.releases)
+        let releasesByApp = registrySnapshots.hostFiles.releasesByApp(registry.releases)
         var files: [String: HostFiles] = [:]
         var reported: Set<String> = []
         for host in index.domains.keys {
             let hostApps = index.target(of: host)?.apps ?? []
             let isReported = apps.map { lintOf in hostApps.contains(where: lintOf.contains) } ?? true
             if isReported { reported.insert(host) }
-            files[host] = try hostFiles.files(
+            files[host] = try registrySnapshots.hostFiles.files(
                 registry, host: host, index: index, withRuleLint: ruleLint && isReported,
                 releasesByApp: releasesByApp)
         }
-        hostFiles.retain(hosts: Set(files.keys))
+        registrySnapshots.hostFiles.retain(hosts: Set(files.keys))
         try checkShares(files, registry: registry, index: index, touched: apps)
         var result = Regenerated()
         let hosts = files.keys.sorted()
@@ -302,12 +276,6 @@ extension RegistryService {
         #endif
         return heads
     }
-}
-
-/// A write that ran, or the recorded outcome of an earlier one with the same idempotency key.
-private enum WriteAttempt<Value: Sendable & Codable> {
-    case wrote(WriteOutcome<Value>)
-    case replayed(Data)
 }
 
 /// How a write changed the registry, so the service can update its copy instead of reloading it.

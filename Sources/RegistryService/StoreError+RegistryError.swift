@@ -73,19 +73,24 @@ extension RegistryError {
 }
 
 extension RegistryService {
-    /// Runs `body`, turning store failures into the `RegistryError` clients see (`RegistryError(storeFailure:)`)
-    /// and logging what the client is not told: a store failure's detail (a lost connection's is not news),
-    /// anything unexpected in full.
+    /// Runs `body`, turning store failures into the `RegistryError` clients see (`mappingStoreFailures`).
     func mapped<T>(_ body: () throws -> T) throws(RegistryError) -> T {
-        do { return try body() } catch {
-            switch error {
-            case is RegistryError: break
-            case let error as StoreError where error.code.isDomainAnswer: break
-            case let error as StoreError where !error.isConnectionFailure: options.log("store: \(error.logDetail)")
-            case is StoreError: break
-            default: options.log("internal: \(error)")
-            }
-            throw RegistryError(storeFailure: error)
+        try mappingStoreFailures(log: options.log, body)
+    }
+}
+
+/// Runs `body`, turning store failures into the `RegistryError` clients see (`RegistryError(storeFailure:)`)
+/// and logging to `log` what the client is not told: a store failure's detail (a lost connection's is not
+/// news), anything unexpected in full.
+func mappingStoreFailures<T>(log: (String) -> Void, _ body: () throws -> T) throws(RegistryError) -> T {
+    do { return try body() } catch {
+        switch error {
+        case is RegistryError: break
+        case let error as StoreError where error.code.isDomainAnswer: break
+        case let error as StoreError where !error.isConnectionFailure: log("store: \(error.logDetail)")
+        case is StoreError: break
+        default: log("internal: \(error)")
         }
+        throw RegistryError(storeFailure: error)
     }
 }

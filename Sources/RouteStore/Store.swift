@@ -35,27 +35,68 @@ public final class Store: Sendable {
     /// commits (see `Snapshot.writeToken`). Nothing waits past `deadline`, and a write whose deadline passed
     /// before COMMIT is rolled back.
     @discardableResult
-    /// With `idempotencyKey`, the body's `outcome` is recorded for retries (`writeRequests`).
     public func write<T>(
         actor: String, method: String, resource: String, requestID: String? = nil,
-        writeToken: String = UUID().uuidString.lowercased(), idempotencyKey: String? = nil,
-        deadline: ContinuousClock.Instant? = nil, _ body: (Transaction) throws -> WriteResult<T>
+        writeToken: String = UUID().uuidString.lowercased(), deadline: ContinuousClock.Instant? = nil,
+        _ body: (Transaction) throws -> WriteResult<T>
     ) throws -> T {
+        try audited(
+            actor: actor, method: method, resource: resource, requestID: requestID, writeToken: writeToken,
+            idempotency: nil, deadline: deadline, body
+        ).value
+    }
+
+    /// `write`, idempotent by `idempotencyKey` (AIP-155) when there is one: under the write lock, a committed
+    /// write of the same actor, method and key is answered with its recorded value (`replayed`; the body
+    /// does not run, nothing is written); else the body's value is recorded with the write, in its
+    /// transaction (`writeRequests`). The one place a write's idempotency lives.
+    public func write<T: Codable>(
+        actor: String, method: String, resource: String, requestID: String? = nil,
+        writeToken: String = UUID().uuidString.lowercased(), idempotencyKey: String?,
+        deadline: ContinuousClock.Instant? = nil, _ body: (Transaction) throws -> WriteResult<T>
+    ) throws -> Written<T> {
+        try audited(
+            actor: actor, method: method, resource: resource, requestID: requestID, writeToken: writeToken,
+            idempotency: idempotencyKey.map { key in
+                Idempotency(
+                    key: key, encode: { try SQLJSON(encoding: $0) },
+                    decode: { try JSONDecoder().decode(T.self, from: $0) })
+            }, deadline: deadline, body)
+    }
+
+    /// How an idempotent write records and replays its value.
+    private struct Idempotency<T> {
+        var key: String
+        var encode: (T) throws -> SQLJSON
+        var decode: (Data) throws -> T
+    }
+
+    private func audited<T>(
+        actor: String, method: String, resource: String, requestID: String?, writeToken: String,
+        idempotency: Idempotency<T>?, deadline: ContinuousClock.Instant?,
+        _ body: (Transaction) throws -> WriteResult<T>
+    ) throws -> Written<T> {
         try database.withTransaction(deadline: deadline) { tx in
             try tx.lockForWrite()
+            // Looked up under the lock: a first attempt still running commits (or not) before a retry looks.
+            if let idempotency,
+                let first = try writeRequests.outcome(actor: actor, method: method, requestID: idempotency.key, in: tx)
+            {
+                return Written(value: try idempotency.decode(first), replayed: true)
+            }
             let result = try body(tx)
             let entry = try audit.append(
                 actor: actor, method: method, resource: resource, before: result.before, after: result.after,
                 requestID: requestID, writeToken: writeToken, apps: result.apps, in: tx)
-            if let idempotencyKey, let outcome = result.outcome {
+            if let idempotency {
                 try writeRequests.record(
-                    actor: actor, method: method, requestID: idempotencyKey, outcome: outcome, auditID: entry.id,
-                    in: tx)
+                    actor: actor, method: method, requestID: idempotency.key,
+                    outcome: try idempotency.encode(result.value), auditID: entry.id, in: tx)
             }
             var change = result.change ?? ChangeNotice(kind: method, ids: [resource])
             change.writeToken = writeToken
             try tx.query(prepared: "SELECT pg_notify(\(Store.changeChannel), \(change.payload))")
-            return result.value
+            return Written(value: result.value, replayed: false)
         }
     }
 
@@ -106,22 +147,26 @@ public struct WriteResult<Value> {
     public var before: SQLJSON?
     public var after: SQLJSON?
     public var change: ChangeNotice?
-    /// What a retry with the same idempotency key is answered (JSON), when the write has a key.
-    public var outcome: SQLJSON?
     /// The apps the write touched (its audit entry's `apps`): whose scoped tokens see the entry.
     public var apps: [String]?
 
     public init(
         _ value: Value, before: SQLJSON? = nil, after: SQLJSON? = nil, change: ChangeNotice? = nil,
-        outcome: SQLJSON? = nil, apps: [String]? = nil
+        apps: [String]? = nil
     ) {
         self.value = value
         self.before = before
         self.after = after
         self.change = change
-        self.outcome = outcome
         self.apps = apps
     }
+}
+
+/// A write's value, and whether it is the recorded value of an earlier write with the same idempotency key
+/// (then nothing was written).
+public struct Written<Value> {
+    public var value: Value
+    public var replayed: Bool
 }
 
 /// The payload of a change notification: what kind of thing changed and which resources.

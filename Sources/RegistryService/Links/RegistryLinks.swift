@@ -1,0 +1,95 @@
+import Foundation
+import RouteCore
+import RouteStore
+
+/// The in-memory side of short links: every link (`LinkIndex`), the clicks and misses counted since the
+/// last flush (`ClickCounter`), and the capped links' clicks used (`ClickCaps`), with what keeps them in
+/// step with the database (catching up after writes, flushing counters, raising caps).
+///
+/// Clicks never wait on the database: the 302 path reads `index`, `counter` and `caps` only, which
+/// `RegistryService` also holds directly (`links`, `clicks`, `caps`) so a click reaches them with one load.
+final class RegistryLinks: Sendable {
+    /// Every short link, in memory.
+    let index = LinkIndex()
+    /// Clicks counted since the last flush.
+    let counter = ClickCounter()
+    /// Clicks used of links with a cap.
+    let caps = ClickCaps()
+    private let store: Store
+    private let log: @Sendable (String) -> Void
+
+    init(store: Store, log: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.log = log
+    }
+
+    /// Whether the index read the database at least once.
+    var loaded: Bool { index.loaded }
+
+    /// Reads every link written since the index last looked, within `deadline`.
+    func refresh(deadline: ContinuousClock.Instant) throws(RegistryError) {
+        let first = !index.loaded
+        try mappingStoreFailures(log: log) { try index.catchUp(from: store, deadline: deadline) }
+        // A server starting knows its capped links' counts before it answers their first click.
+        if first && index.hasCapped { refreshCaps(deadline: deadline) }
+    }
+
+    /// Reads the links written since the index last looked (after this server's own write, and when the
+    /// runtime hears of another's). Never fails a request: a missed change is read on the next call.
+    func refreshAfterWrite() {
+        do { try index.catchUp(from: store, deadline: .now + .seconds(2)) } catch {
+            log("links: reading new links failed (\(error)); the next refresh reads them")
+        }
+    }
+
+    /// Writes the clicks and misses counted since the last flush; on failure they are kept for the next one.
+    func flush(deadline: ContinuousClock.Instant) {
+        defer { if index.hasCapped { refreshCaps(deadline: deadline) } }
+        let counts = counter.take()
+        let misses = counter.takeMisses()
+        guard !counts.isEmpty || !misses.isEmpty else { return }
+        do { try store.addClicks(counts, misses: misses, deadline: deadline) } catch {
+            counter.restore(counts)
+            counter.restoreMisses(misses)
+            log(
+                "links: writing \(counts.count + misses.count) click counters failed (\(error)); kept for the next flush"
+            )
+        }
+    }
+
+    /// Brings the capped links' counts up to what the database holds (`ClickCaps`); a failure keeps the
+    /// counts held, which only ever lag.
+    func refreshCaps(deadline: ContinuousClock.Instant) {
+        do {
+            caps.raise(to: try store.read(deadline: deadline) { tx in try store.clicks.cappedTotals(in: tx) })
+        } catch {
+            log("links: reading the capped links' clicks failed (\(error)); tried again next flush")
+        }
+    }
+
+    /// The link `domain`/`code` when it answers a click now: known, live, and under its cap.
+    func serving(domain: String, code: String, at now: Date = Date()) -> IndexedLink? {
+        guard let stored = index.link(domain: domain, code: code), stored.isLive(at: now),
+            !(stored.link.maxClicks.map { caps.isExhausted(domain: domain, code: code, maximum: $0) } ?? false)
+        else { return nil }
+        return stored
+    }
+
+    /// The link's click counts: those stored plus those not flushed yet.
+    func counts(domain: String, code: String, stored: [(key: ClickKey, count: Int)]) -> [ClickKey: Int] {
+        var counts: [ClickKey: Int] = [:]
+        for (key, count) in stored { counts[key, default: 0] += count }
+        for (key, count) in counter.pending(domain: domain, code: code) { counts[key, default: 0] += count }
+        return counts
+    }
+
+    /// The domain's misses since the day `since` (`yyyy-mm-dd`): those stored plus those not flushed yet.
+    func misses(domain: String, since: String, stored: [(key: LinkMissKey, count: Int)]) -> [LinkMissKey: Int] {
+        var counts: [LinkMissKey: Int] = [:]
+        for (key, count) in stored { counts[key, default: 0] += count }
+        for (key, count) in counter.pendingMisses(domain: domain) where key.day >= since {
+            counts[key, default: 0] += count
+        }
+        return counts
+    }
+}
