@@ -148,6 +148,32 @@ import Testing
 
     /// The open-redirect guard over the API and the wire: each target refused naming `link.target`, and
     /// nothing served for its code.
+    @Test func theProviderTokenGoesWithTheCampaignToTheAppStore() async throws {
+        let server = try TestRegistryServer(suite: "links_provider_token")
+        defer { server.shutdown() }
+        try await Self.seed(server)
+        _ = try await server.result(
+            "Links.Create", ["app": "badoo", "link": ["code": "spring", "target": "https://m.badoo.com/l/a/42"]])
+        #expect(!(try Self.visit(server, "/spring", agent: Self.safari).text.contains("pt=")))
+
+        var app = try await server.result("Apps.Get", ["app": "badoo"])
+        for output in ["name", "etag", "createTime", "updateTime", "aasaBudget"] { app[output] = nil }
+        var ios = try #require(app["ios"] as? [String: Any])
+        ios["appStoreProviderToken"] = "12x"
+        app["ios"] = ios
+        let refused = try await server.call("Apps.Update", ["app": app])
+        let error = try #require(refused["error"] as? [String: Any], "a provider token of letters was accepted")
+        let details = (error["data"] as? [String: Any])?["details"] as? [[String: Any]] ?? []
+        #expect(details.contains { $0["field"] as? String == "app.ios.appStoreProviderToken" }, "\(error)")
+
+        ios["appStoreProviderToken"] = "118234"
+        app["ios"] = ios
+        let updated = try await server.result("Apps.Update", ["app": app])
+        #expect((updated["ios"] as? [String: Any])?["appStoreProviderToken"] as? String == "118234")
+        let landing = try Self.visit(server, "/spring", agent: Self.safari)
+        #expect(landing.text.contains("apps.apple.com/app/id351331194?pt=118234&amp;ct="), "\(landing.text)")
+    }
+
     @Test func hostileTargetsAreRefusedAndNeverServed() async throws {
         #expect(Self.hostileTargets.count >= 40)
         let server = try TestRegistryServer(suite: "links_hostile")

@@ -46,6 +46,15 @@ import Testing
         #expect(none.storeURL == "https://apps.apple.com/app/id351331194?ct=go.badoo.com%2Fsummer&mt=8")
     }
 
+    @Test func theAppsProviderTokenGoesWithTheCampaignToTheAppStore() throws {
+        let app = App(
+            id: "badoo", ios: IOSConfig(appIds: [], appStoreId: "351331194", appStoreProviderToken: "118234"))
+        let answer = LinkAnswer(
+            Self.link, app: app, shortURL: "https://go.badoo.com/summer", visitor: .ios, fromFallback: false)
+        guard case .landing(let ios) = answer else { throw AnswerMismatch() }
+        #expect(ios.storeURL == "https://apps.apple.com/app/id351331194?pt=118234&ct=summer&mt=8")
+    }
+
     @Test(arguments: [
         ("https://x.com/a", "https://x.com/a?utm_source=s&utm_campaign=c%2Fd"),
         ("https://x.com/a?", "https://x.com/a?utm_source=s&utm_campaign=c%2Fd"),

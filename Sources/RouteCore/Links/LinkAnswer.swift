@@ -55,7 +55,8 @@ public enum LinkAnswer: Sendable, Hashable {
         let linkName = "\(link.domain)/\(link.code)"
         var store: String?
         if platform == .ios, let id = app?.ios?.appStoreId {
-            store = StoreLinks.appStore(appStoreId: id, campaign: campaign.campaign ?? linkName)
+            store = StoreLinks.appStore(
+                appStoreId: id, campaign: campaign.campaign ?? linkName, providerToken: app?.ios?.appStoreProviderToken)
         } else if platform == .android, let package = app?.android?.packageName {
             store = StoreLinks.playStore(packageName: package, referrer: campaign.playReferrer(link: linkName))
         }

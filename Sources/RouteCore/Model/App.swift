@@ -72,12 +72,19 @@ public struct IOSConfig: Sendable, Hashable, Codable {
     /// The numeric App Store id (`https://apps.apple.com/app/id{appStoreId}`), for the store button of a
     /// short link's landing page.
     public var appStoreId: String?
+    /// The team's App Store Connect provider token (`pt`): with it, the App Store links of short links carry
+    /// `pt` beside their campaign (`ct`), which App Analytics needs to attribute the campaign at all.
+    public var appStoreProviderToken: String?
 
-    public init(appIds: [String], webcredentials: Bool? = nil, appClips: [String]? = nil, appStoreId: String? = nil) {
+    public init(
+        appIds: [String], webcredentials: Bool? = nil, appClips: [String]? = nil, appStoreId: String? = nil,
+        appStoreProviderToken: String? = nil
+    ) {
         self.appIds = appIds
         self.webcredentials = webcredentials
         self.appClips = appClips
         self.appStoreId = appStoreId
+        self.appStoreProviderToken = appStoreProviderToken
     }
 }
 

@@ -6,9 +6,9 @@ public struct AppRepository: Sendable {
     public init() {}
 
     private static let columns: SQLQuery = """
-        id, display_name, ios_app_ids, ios_webcredentials, ios_app_clips, ios_app_store_id, android_package,
-        android_fingerprints, schemes, fallback_query_item, fallback_value, default_case_sensitive,
-        default_percent_encoded, hosts, etag, created_at, updated_at
+        id, display_name, ios_app_ids, ios_webcredentials, ios_app_clips, ios_app_store_id,
+        ios_app_store_provider_token, android_package, android_fingerprints, schemes, fallback_query_item,
+        fallback_value, default_case_sensitive, default_percent_encoded, hosts, etag, created_at, updated_at
         """
 
     /// Stores a new app; ALREADY_EXISTS if the id is taken.
@@ -18,10 +18,12 @@ public struct AppRepository: Sendable {
                 tx.query(
                     """
                     INSERT INTO apps (id, display_name, ios_app_ids, ios_webcredentials, ios_app_clips,
-                        ios_app_store_id, android_package, android_fingerprints, schemes, fallback_query_item,
-                        fallback_value, default_case_sensitive, default_percent_encoded, hosts)
+                        ios_app_store_id, ios_app_store_provider_token, android_package, android_fingerprints,
+                        schemes, fallback_query_item, fallback_value, default_case_sensitive, default_percent_encoded,
+                        hosts)
                     VALUES (\(app.id), \(app.displayName), \(app.ios?.appIds)::text[], \(app.ios?.webcredentials),
-                        \(app.ios?.appClips)::text[], \(app.ios?.appStoreId), \(app.android?.packageName),
+                        \(app.ios?.appClips)::text[], \(app.ios?.appStoreId), \(app.ios?.appStoreProviderToken),
+                        \(app.android?.packageName),
                         \(app.android?.sha256CertFingerprints ?? [])::text[], \(app.schemes)::text[],
                         \(app.fallback.queryItem), \(app.fallback.value), \(app.defaults?.caseSensitive),
                         \(app.defaults?.percentEncoded), \(Self.hosts(app))::text[])
@@ -61,7 +63,9 @@ public struct AppRepository: Sendable {
             """
             UPDATE apps SET display_name = \(app.displayName), ios_app_ids = \(app.ios?.appIds)::text[],
                 ios_webcredentials = \(app.ios?.webcredentials), ios_app_clips = \(app.ios?.appClips)::text[],
-                ios_app_store_id = \(app.ios?.appStoreId), android_package = \(app.android?.packageName),
+                ios_app_store_id = \(app.ios?.appStoreId),
+                ios_app_store_provider_token = \(app.ios?.appStoreProviderToken),
+                android_package = \(app.android?.packageName),
                 android_fingerprints = \(app.android?.sha256CertFingerprints ?? [])::text[],
                 schemes = \(app.schemes)::text[], fallback_query_item = \(app.fallback.queryItem),
                 fallback_value = \(app.fallback.value), default_case_sensitive = \(app.defaults?.caseSensitive),
@@ -98,7 +102,8 @@ public struct AppRepository: Sendable {
             IOSConfig(
                 appIds: $0, webcredentials: try row.optionalBool("ios_webcredentials"),
                 appClips: try row.optionalStrings("ios_app_clips"),
-                appStoreId: try row.optionalString("ios_app_store_id"))
+                appStoreId: try row.optionalString("ios_app_store_id"),
+                appStoreProviderToken: try row.optionalString("ios_app_store_provider_token"))
         }
         let android = try row.optionalString("android_package").map {
             AndroidConfig(packageName: $0, sha256CertFingerprints: try row.strings("android_fingerprints"))

@@ -13,6 +13,9 @@ enum AppCommands {
         .bool("webcredentials", "also list the iOS app IDs under webcredentials"),
         .value("app-clip", "TEAMID.BUNDLE", "App Clip app ID", repeatable: true),
         .value("app-store-id", "ID", "the numeric App Store id, for the store button of short links' landing pages"),
+        .value(
+            "app-store-provider-token", "PT",
+            "App Store Connect provider token: store links then carry pt with their campaign (ct)"),
         .value("android-package", "PACKAGE", "Android application ID, e.g. com.badoo.mobile"),
         .value("android-fingerprint", "SHA256", "signing certificate fingerprint (AA:BB:...)", repeatable: true),
         .value("scheme", "SCHEME", "custom URL scheme the app answers, without ://", repeatable: true),
@@ -116,11 +119,12 @@ enum AppCommands {
         if let name = arguments.value("display-name") { app.displayName = name }
         let appIDs = arguments.values("ios-app-id")
         if !appIDs.isEmpty || arguments.has("webcredentials") || arguments.has("app-clip")
-            || arguments.has("app-store-id")
+            || arguments.has("app-store-id") || arguments.has("app-store-provider-token")
         {
             var ios = app.ios ?? IOSConfig(appIds: [])
             if !appIDs.isEmpty { ios.appIds = appIDs }
             if let id = arguments.value("app-store-id") { ios.appStoreId = id }
+            if let token = arguments.value("app-store-provider-token") { ios.appStoreProviderToken = token }
             if arguments.has("webcredentials") { ios.webcredentials = arguments.bool("webcredentials") }
             if arguments.has("app-clip") { ios.appClips = arguments.values("app-clip") }
             app.ios = ios
