@@ -19,6 +19,8 @@ class AppIos(_AppIosRequired, total=False):
     appClips: Optional[List[IOSAppID]]
     #: The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button ...
     appStoreId: Optional[str]
+    #: The team's App Store Connect provider token (pt, from App Store Connect's campaign link ...
+    appStoreProviderToken: Optional[str]
 
 
 class AppAndroid(TypedDict):
@@ -48,6 +50,8 @@ class AppOutputIos(_AppOutputIosRequired, total=False):
     appClips: Optional[List[IOSAppID]]
     #: The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button ...
     appStoreId: Optional[str]
+    #: The team's App Store Connect provider token (pt, from App Store Connect's campaign link ...
+    appStoreProviderToken: Optional[str]
 
 
 class AppOutputAndroid(TypedDict):

@@ -85,6 +85,8 @@ export interface App {
         appClips?: IOSAppID[] | null;
         /** The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button of a short link's landing page. */
         appStoreId?: string | null;
+        /** The team's App Store Connect provider token (pt, from App Store Connect's campaign link generator). With it, the App Store links of short links carry pt beside the campaign token (ct): App Analytics attributes a campaign only when both are present. */
+        appStoreProviderToken?: string | null;
     }) | null;
     android?: {
         packageName: string;
@@ -120,6 +122,8 @@ export interface AppOutput {
         appClips?: IOSAppID[] | null;
         /** The numeric App Store id (https://apps.apple.com/app/id{appStoreId}), for the store button of a short link's landing page. */
         appStoreId?: string | null;
+        /** The team's App Store Connect provider token (pt, from App Store Connect's campaign link generator). With it, the App Store links of short links carry pt beside the campaign token (ct): App Analytics attributes a campaign only when both are present. */
+        appStoreProviderToken?: string | null;
     }) | null;
     android?: {
         packageName: string;
