@@ -43,9 +43,10 @@ extension RegistryService {
         ) { tx in
             let created = try self.store.links.create(
                 try self.drawCodes(checked, in: tx), app: app, by: caller.actor, in: tx)
-            for link in created { try self.enqueueLinkEvent(WebhookEventType.linkCreated, Self.view(link), in: tx) }
+            let views = created.map(Self.view)
+            try self.enqueueLinkEvents(WebhookEventType.linkCreated, app: app, views, in: tx)
             return Mutation(
-                value: created.map(Self.view), before: nil, after: created.map { $0.link }, change: .nothing,
+                value: views, before: nil, after: created.map { $0.link }, change: .nothing,
                 apps: [app])
         }.value
         refreshLinksAfterWrite()
@@ -112,8 +113,9 @@ extension RegistryService {
             caller, method: API.LinksUpdate.name, resource: .link(domain, link.code), about: "\(held.app)"
         ) { tx in
             let stored = try self.store.links.update(checked, expectedEtag: etag, in: tx)
-            try self.enqueueLinkEvent(WebhookEventType.linkUpdated, Self.view(stored), in: tx)
-            return Mutation(value: Self.view(stored), before: held.link, after: stored.link, change: .nothing)
+            let view = Self.view(stored)
+            try self.enqueueLinkEvents(WebhookEventType.linkUpdated, app: view.app, [view], in: tx)
+            return Mutation(value: view, before: held.link, after: stored.link, change: .nothing)
         }.value
         refreshLinksAfterWrite()
         return updated
@@ -124,7 +126,7 @@ extension RegistryService {
         let domain = domain.lowercased()
         _ = try write(caller, method: API.LinksDelete.name, resource: .link(domain, code), about: domain) { tx in
             let stored = try self.store.links.delete(domain: domain, code: code, expectedEtag: etag, in: tx)
-            try self.enqueueLinkEvent(WebhookEventType.linkDeleted, Self.view(stored), in: tx)
+            try self.enqueueLinkEvents(WebhookEventType.linkDeleted, app: stored.app, [Self.view(stored)], in: tx)
             return Mutation(value: Empty(), before: stored.link, after: nil, change: .nothing)
         }
         refreshLinksAfterWrite()

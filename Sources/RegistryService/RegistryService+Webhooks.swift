@@ -64,10 +64,10 @@ extension RegistryService {
         }
     }
 
-    /// Puts a link event in the outbox, in the write's own transaction (so it is sent if and only if the write
-    /// committed).
-    func enqueueLinkEvent(_ type: String, _ view: API.LinkView, in tx: Transaction) throws {
-        try store.webhooks.enqueue(app: view.app, type: type, payload: try SQLJSON(encoding: view), in: tx)
+    /// Puts link events (all of one app) in the outbox, in the write's own transaction (so they are sent if and
+    /// only if the write committed); the events are encoded only when a webhook of the app takes them.
+    func enqueueLinkEvents(_ type: String, app: String, _ views: [API.LinkView], in tx: Transaction) throws {
+        try store.webhooks.enqueue(app: app, type: type, in: tx) { try views.map { try SQLJSON(encoding: $0) } }
     }
 
     static func view(_ stored: StoredWebhook) -> API.WebhookView {

@@ -132,6 +132,29 @@ import Testing
         #expect(Array(statuses.suffix(2)) == [500, 500] && statuses.contains(200), "\(statuses)")
     }
 
+    @Test func aBatchOfLinksGivesOneEventPerLinkInItsOrder() async throws {
+        let receiver = try Receiver { _ in 200 }
+        defer { receiver.server.stop() }
+        let (server, _) = try await Self.start(receiver, suite: "webhooks_batch")
+        defer { server.shutdown() }
+        // Codes out of alphabetical order, so an order by code could not pass for the batch's order.
+        let codes = (0..<40).map { "b\(($0 * 17) % 40)" }
+        _ = try await server.result(
+            "Links.BatchCreate",
+            ["app": "badoo", "links": codes.map { ["code": $0, "target": "https://m.badoo.com/l/a/\($0)"] }])
+        func created() -> [String] {
+            receiver.received.withLock { $0 }.flatMap { post -> [String] in
+                let object = try? JSONSerialization.jsonObject(with: Data(post.body)) as? [String: Any]
+                return (object?["events"] as? [[String: Any]] ?? []).compactMap { event in
+                    guard event["type"] as? String == "link.created" else { return nil }
+                    return (event["data"] as? [String: Any])?["code"] as? String
+                }
+            }
+        }
+        #expect(try receiver.waitFor { created().count >= codes.count })
+        #expect(created() == codes)
+    }
+
     @Test func aHungReceiverNeverHoldsUpAClick() async throws {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)

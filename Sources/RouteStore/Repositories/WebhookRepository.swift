@@ -71,13 +71,22 @@ public struct WebhookRepository: Sendable {
         try tx.query("DELETE FROM webhooks WHERE app = \(app) AND id = \(id)").affectedRows == 1
     }
 
-    /// Puts an event in the outbox, only when one of `app`'s webhooks takes `type`.
-    public func enqueue(app: String, type: String, payload: SQLJSON, in tx: Transaction) throws {
+    /// Puts events in the outbox in the order given, only when one of `app`'s webhooks takes `type`;
+    /// `payloads` is built only then. Two statements at most, whatever the number of events: a batch of
+    /// links must not pay a round trip per link, nor encode events nobody takes.
+    public func enqueue(
+        app: String, type: String, in tx: Transaction, payloads: () throws -> [SQLJSON]
+    ) throws {
+        let taken = try tx.query(
+            "SELECT EXISTS (SELECT 1 FROM webhooks WHERE app = \(app) AND \(type) = ANY(events)) AS taken")
+        guard try taken[0].bool("taken") else { return }
+        let payloads = try payloads()
+        guard !payloads.isEmpty else { return }
         try tx.query(
             """
             INSERT INTO webhook_events (app, type, payload)
-            SELECT \(app), \(type), \(payload)::jsonb
-            WHERE EXISTS (SELECT 1 FROM webhooks WHERE app = \(app) AND \(type) = ANY(events))
+            SELECT \(app), \(type), p.payload FROM unnest(\(payloads)::jsonb[]) WITH ORDINALITY AS p(payload, n)
+            ORDER BY p.n
             """)
     }
 
