@@ -6,7 +6,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// One thread at the lowest CPU priority (nice 19) running work in arrival order from a bounded queue: where
+/// One thread at the lowest CPU priority (`SCHED_IDLE`) running work in arrival order from a bounded queue: where
 /// a request whose cost grows with what the caller sent (a `CanOpen.Check` of a long URL against an app's
 /// rules) runs, so that however many of them arrive, the server's own threads (an AASA GET, an ordinary
 /// Check) always get the CPU first, and at most one core goes to them.
@@ -77,12 +77,19 @@ public final class LowPriorityLane: Sendable {
         }
     }
 
-    /// On Linux a nice value belongs to a thread, and `setpriority(PRIO_PROCESS, 0, …)` sets the calling
-    /// thread's. Raised once and never lowered back (that needs a privilege a service user lacks), which is
-    /// why the lane has a thread of its own.
+    /// Linux's `SCHED_IDLE` policy (bits/sched.h; not visible to Swift without `_GNU_SOURCE`).
+    public static let schedIdle: Int32 = 5
+
+    /// The lane's thread under `SCHED_IDLE`, and at nice 19 should that be refused: a nice value alone still
+    /// lets the lane's work hold the core for a whole time slice once it runs, so on a one-core server a GET
+    /// waited behind a worst-case Check (p99 +52 % in `make bench`'s pinned bounds run); any ordinary thread
+    /// that wakes preempts a `SCHED_IDLE` one at once. Both are per thread on Linux and never undone (that needs
+    /// a privilege a service user lacks), which is why the lane has a thread of its own.
     private static func lowerPriority() {
         #if os(Linux)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            var parameters = sched_param(sched_priority: 0)
+            _ = sched_setscheduler(0, schedIdle, &parameters)
         #endif
     }
 }

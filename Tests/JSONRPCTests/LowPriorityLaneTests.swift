@@ -9,11 +9,28 @@ import Testing
 #endif
 
 /// Where a call whose cost grows with its params runs: a long one on the low-priority lane (one thread at
-/// nice 19, a bounded queue), a short one, or one of another method, where it always did.
+/// `SCHED_IDLE` and nice 19, a bounded queue), a short one, or one of another method, where it always did.
 @Suite("Low-priority lane")
 struct LowPriorityLaneTests {
     struct Input: Decodable, Sendable { var url: String }
-    struct Output: Encodable { var nice: Int32 }
+    struct Output: Encodable {
+        var nice: Int32
+        var policy: Int32
+
+        init(nice: Int32) {
+            self.nice = nice
+            self.policy = LowPriorityLaneTests.policy()
+        }
+    }
+
+    /// The calling thread's scheduling policy (`SCHED_OTHER` 0, `SCHED_IDLE` 5).
+    static func policy() -> Int32 {
+        #if os(Linux)
+            return sched_getscheduler(0)
+        #else
+            return 0
+        #endif
+    }
 
     /// The calling thread's nice value.
     static func nice() -> Int32 {
@@ -61,7 +78,7 @@ struct LowPriorityLaneTests {
         try (object(reply)["error"] as? [String: Any])?["code"] as? Int
     }
 
-    @Test func aLongCostlyCallRunsAtNice19AndAShortOneWhereItArrived() throws {
+    @Test func aLongCostlyCallRunsUnderSchedIdleAndAShortOneWhereItArrived() throws {
         let dispatcher = Self.dispatcher(lane: LowPriorityLane())
         let transport = RPCTransport(requestID: "r")
         let here = Self.nice()
@@ -70,9 +87,11 @@ struct LowPriorityLaneTests {
         let plain = try Self.object(dispatcher.handle(Self.body("Plain.Check", urlLength: 4000), transport: transport))
         #if os(Linux)
             #expect((long["result"] as? [String: Any])?["nice"] as? Int == 19)
+            #expect((long["result"] as? [String: Any])?["policy"] as? Int == Int(LowPriorityLane.schedIdle))
         #endif
         #expect((short["result"] as? [String: Any])?["nice"] as? Int == Int(here))
         #expect((plain["result"] as? [String: Any])?["nice"] as? Int == Int(here))
+        #expect((plain["result"] as? [String: Any])?["policy"] as? Int == Int(Self.policy()))
     }
 
     @Test func aFullLaneAnswersResourceExhaustedWithTheIDAndRunsNothing() throws {
