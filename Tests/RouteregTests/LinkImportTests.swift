@@ -103,4 +103,49 @@ struct LinkImportTests {
         #expect(badCode.stderr.contains("entry 2 (code bad code!): code"), "\(badCode.stderr)")
         #expect(try await !Self.exists(server, "good-one"))
     }
+
+    @Test func aLargeExportGoesInWritesOfAThousandAndResumes() async throws {
+        let server = try TestRegistryServer(suite: "routereg_link_import_large")
+        defer { server.shutdown() }
+        let session = try await Self.seeded(server)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func export(_ name: String, target: (Int) -> String, code: (Int) -> String = { "big\($0)" }) throws -> String {
+            let file = directory.appendingPathComponent(name).path
+            let lines = ["link,long_url"] + (0..<2_500).map { "https://bit.ly/\(code($0)),\(target($0))" }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            return file
+        }
+
+        // A code twice, on lines 6 and 1,501 (line 1 is the header): refused before anything is sent.
+        let twice = try export(
+            "twice.csv", target: { "https://m.badoo.com/u/\($0)" }, code: { $0 == 1_499 ? "big4" : "big\($0)" })
+        let refusedTwice = try await session.run(["link", "import", twice, "--app", "badoo", "--from", "bitly"])
+        #expect(refusedTwice.status != 0)
+        #expect(
+            refusedTwice.stderr.contains("line 1501 (code big4): code is already on line 6"), "\(refusedTwice.stderr)")
+        #expect(try await !Self.exists(server, "big0"))
+
+        // Line 2,202 points elsewhere: the two writes before its own stay, none from there on.
+        let bad = try export(
+            "bad.csv", target: { $0 == 2_200 ? "https://evil.example/x" : "https://m.badoo.com/u/\($0)" })
+        let refused = try await session.run(["link", "import", bad, "--app", "badoo", "--from", "bitly"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("line 2202 (code big2200): target"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the 2000 link(s) before line 2002 were imported"), "\(refused.stderr)")
+        #expect(try await Self.exists(server, "big1999"))
+        #expect(try await !Self.exists(server, "big2000"))
+
+        // Fixed, the same import goes on from there; run again, it creates nothing twice.
+        let fixed = try export("fixed.csv", target: { "https://m.badoo.com/u/\($0)" })
+        for _ in 0..<2 {
+            let done = try await session.ok(["link", "import", fixed, "--app", "badoo", "--from", "bitly"])
+            #expect(done.contains("Imported 2500 link(s) from bitly into badoo in 3 writes"), "\(done)")
+        }
+        #expect(try await Self.link(server, "big2499")["target"] as? String == "https://m.badoo.com/u/2499")
+        let listed = try await server.result(
+            "Links.List", ["app": "badoo", "text": "big", "pageSize": 1000])
+        #expect((listed["links"] as? [Any])?.count == 1000 && (listed["nextPageToken"] as? String ?? "") != "")
+    }
 }

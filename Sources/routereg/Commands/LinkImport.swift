@@ -19,10 +19,12 @@ enum LinkImport {
             expiresAt, maxVisits maxClicks, and the long URL's utm_* items the link's campaign (taken off the
             target). Every target is checked as any link's: on the app's own domains only, so an export whose
             long URLs point elsewhere is refused, naming the line; so is a code the registry cannot hold. The
-            import is one Links.BatchCreate call: all or nothing, at most 1,000 links (split a larger export
-            into files of up to 1,000, each one write), and idempotent: its requestId is a hash of the app, the
-            domain and the links, so running the same import again with the same token is a no-op. Links go on
-            --domain (default: the app's first link domain).
+            import is one Links.BatchCreate call per 1,000 links, in the file's order: each all or nothing, and
+            idempotent (its requestId is a hash of the app and its links), so running the same import again with
+            the same token creates nothing twice. When a call is refused, the calls before it stay imported and
+            the message says up to which line: fix the line and run the same import again to go on from there.
+            A code given twice in the file is refused before anything is sent. Links go on --domain (default:
+            the app's first link domain).
             """,
         positionals: [PositionalSpec(name: "FILE", summary: "the CSV or JSON file (- for stdin)")],
         flags: [
@@ -57,24 +59,45 @@ enum LinkImport {
             locations += Array(repeating: record.location, count: made.count)
         }
         guard !links.isEmpty else { throw CommandFailure("the file holds no links") }
-        guard links.count <= API.LinksBatchCreate.maxLinks else {
-            throw CommandFailure(
-                "the file holds \(links.count) links; an import is one write of at most "
-                    + "\(API.LinksBatchCreate.maxLinks): split it into files of up to that many")
-        }
+        try refuseRepeatedCodes(links, locations: locations)
         if run.arguments.bool("dry-run") {
             for link in links { run.print("\(link.code) → \(link.target)") }
             return run.print("\(links.count) link(s) from \(format.rawValue) would be imported (dry run)")
         }
-        let input = WriteRequest(
-            API.LinksBatchCreate.Params(app: app, links: links), requestID: try requestID(app: app, links: links))
-        do {
-            let (result, _) = try run.call(API.LinksBatchCreate.self, input)
-            run.print("Imported \(result.links.count) link(s) from \(format.rawValue) into \(app), codes kept.")
-        } catch let error as RegistryError {
-            throw CommandFailure(refusal(error, locations: locations, links: links))
-        } catch let error as ClientError where !error.isConnectionProblem {
-            throw CommandFailure(refusal(error, locations: locations, links: links))
+        let size = API.LinksBatchCreate.maxLinks
+        var imported = 0
+        for start in stride(from: 0, to: links.count, by: size) {
+            let chunk = Array(links[start..<min(links.count, start + size)])
+            let at = Array(locations[start..<min(links.count, start + size)])
+            let input = WriteRequest(
+                API.LinksBatchCreate.Params(app: app, links: chunk), requestID: try requestID(app: app, links: chunk))
+            do {
+                imported += try run.call(API.LinksBatchCreate.self, input).0.links.count
+            } catch let error as RegistryError {
+                throw CommandFailure(refusal(error, locations: at, links: chunk, importedBefore: imported))
+            } catch let error as ClientError where !error.isConnectionProblem {
+                throw CommandFailure(refusal(error, locations: at, links: chunk, importedBefore: imported))
+            }
+        }
+        let writes = (links.count + size - 1) / size
+        run.print(
+            "Imported \(imported) link(s) from \(format.rawValue) into \(app)"
+                + (writes > 1 ? " in \(writes) writes" : "") + ", codes kept.")
+    }
+
+    /// A code on one domain twice in the file: refused naming both places, before anything is sent (within
+    /// one call the server refuses it too, but across calls the second would fail only after the first
+    /// was imported).
+    static func refuseRepeatedCodes(_ links: [ShortLink], locations: [String]) throws {
+        var first: [String: Int] = [:]
+        for (index, link) in links.enumerated() where !link.code.isEmpty {
+            let key = "\(link.domain.lowercased())/\(link.code)"
+            if let earlier = first[key] {
+                throw CommandFailure(
+                    "\(locations[index]) (code \(link.code)): code is already on \(locations[earlier]); "
+                        + "nothing was imported")
+            }
+            first[key] = index
         }
     }
 
@@ -87,9 +110,17 @@ enum LinkImport {
         return "import-" + SHA256.hex(SHA256.digest(bytes)).prefix(40)
     }
 
-    /// The server's refusal, naming the file's line for a field of `links[i]`; nothing was imported. The field
-    /// comes from the error's field violations, or from a schema refusal's message (`links[3].code: must …`).
-    static func refusal(_ error: any Error, locations: [String], links: [ShortLink]) -> String {
+    /// The server's refusal of one call, naming the file's line for a field of `links[i]`, and what the calls
+    /// before it imported (`importedBefore` links). The field comes from the error's field violations, or from
+    /// a schema refusal's message (`links[3].code: must …`).
+    static func refusal(_ error: any Error, locations: [String], links: [ShortLink], importedBefore: Int = 0)
+        -> String
+    {
+        let outcome =
+            importedBefore == 0
+            ? "nothing was imported"
+            : "the \(importedBefore) link(s) before \(locations.first ?? "it") were imported, none from there on; "
+                + "run the same import again once it is fixed to go on (those are not created twice)"
         var named: [(field: String, reason: String)] = []
         if let registry = error as? RegistryError {
             named = registry.fieldViolations.map { ($0.field, $0.description) }
@@ -110,9 +141,9 @@ enum LinkImport {
             else { continue }
             let rest = field[field.index(after: close)...].drop { $0 == "." }
             return "\(locations[index]) (code \(links[index].code)): \(rest.isEmpty ? "link" : String(rest)) "
-                + "\(reason); nothing was imported"
+                + "\(reason); \(outcome)"
         }
-        return "\(error); nothing was imported"
+        return "\(error); \(outcome)"
     }
 
     /// The link an entry stands for.
