@@ -50,33 +50,45 @@ struct RoutePattern: Sendable {
     }
 
     /// The parameters when `path` matches; nil otherwise. Compares bytes in place: every request with a
-    /// path no literal route has tries each pattern, most failing at their first byte.
+    /// path no literal route has tries each pattern, most failing at their first byte. The values are made
+    /// only once the whole path matched, so a pattern failing after a parameter (a short link's `/{code}`
+    /// tried against `/{code}/qr.svg` first) allocates nothing.
     func match(_ path: String) -> RouteParameters? {
         var path = path
         return path.withUTF8 { bytes -> RouteParameters? in
-            let slash = UInt8(ascii: "/")
-            var at = bytes.first == slash ? 1 : 0
-            // `/` has no segment; every other path has one more than it has inner slashes.
-            var ended = at == bytes.count
+            guard walk(bytes, value: { _ in }) else { return nil }
+            guard !parameterNames.isEmpty else { return RouteParameters.none }
             var values: [String] = []
-            for segment in byteSegments {
-                guard !ended else { return nil }
-                var end = at
-                while end < bytes.count && bytes[end] != slash { end += 1 }
-                switch segment {
-                case .literal(let literal):
-                    guard end - at == literal.count, literal.elementsEqual(bytes[at..<end]) else { return nil }
-                case .parameter(let suffix):
-                    let valueEnd = end - suffix.count
-                    guard valueEnd >= at, suffix.elementsEqual(bytes[valueEnd..<end]) else { return nil }
-                    if values.isEmpty { values.reserveCapacity(parameterNames.count) }
-                    values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<valueEnd]), as: UTF8.self))
-                }
-                if end == bytes.count { ended = true } else { at = end + 1 }
+            values.reserveCapacity(parameterNames.count)
+            _ = walk(bytes) { range in
+                values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
             }
-            guard ended || matchesRest else { return nil }
-            return values.isEmpty ? RouteParameters.none : RouteParameters(names: parameterNames, values: values)
+            return RouteParameters(names: parameterNames, values: values)
         }
+    }
+
+    /// Whether `bytes` (a path) matches, passing each parameter's value range to `value` in order.
+    @inline(__always)
+    private func walk(_ bytes: UnsafeBufferPointer<UInt8>, value: (Range<Int>) -> Void) -> Bool {
+        let slash = UInt8(ascii: "/")
+        var at = bytes.first == slash ? 1 : 0
+        // `/` has no segment; every other path has one more than it has inner slashes.
+        var ended = at == bytes.count
+        for segment in byteSegments {
+            guard !ended else { return false }
+            var end = at
+            while end < bytes.count && bytes[end] != slash { end += 1 }
+            switch segment {
+            case .literal(let literal):
+                guard end - at == literal.count, literal.elementsEqual(bytes[at..<end]) else { return false }
+            case .parameter(let suffix):
+                let valueEnd = end - suffix.count
+                guard valueEnd >= at, suffix.elementsEqual(bytes[valueEnd..<end]) else { return false }
+                value(at..<valueEnd)
+            }
+            if end == bytes.count { ended = true } else { at = end + 1 }
+        }
+        return ended || matchesRest
     }
 
     /// The byte every path this pattern matches has after its leading `/`: the first of a non-empty literal
