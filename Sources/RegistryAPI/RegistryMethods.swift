@@ -11,37 +11,37 @@ public enum RegistryMethods {
         canOpen(service, check: CanOpenFlatParams.check, getTable: CanOpenFlatParams.getTable) + [
             RPCMethod(API.AppsCreate.self) { ctx, input in
                 try service.createApp(
-                    input.app, shareNames: input.shareNames ?? false, by: caller(ctx, input.requestID))
+                    input.app, shareNames: input.shareNames ?? false, by: caller(ctx, input))
             },
             RPCMethod(API.AppsGet.self) { _, input in try service.getApp(input.app) },
             RPCMethod(API.AppsList.self) { ctx, input in try service.listApps(input, within: ctx.scope) },
             RPCMethod(API.AppsUpdate.self) { ctx, input in
                 try service.updateApp(
                     input.app, etag: input.etag, shareNames: input.shareNames ?? false,
-                    by: caller(ctx, input.requestID))
+                    by: caller(ctx, input))
             },
             RPCMethod(API.AppsDelete.self) { ctx, input in
-                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input.requestID))
+                try service.deleteApp(input.app, etag: input.etag, by: caller(ctx, input))
                 return Empty()
             },
             RPCMethod(API.DomainsCreate.self) { ctx, input in
-                try service.createDomain(input.domain, by: caller(ctx, input.requestID))
+                try service.createDomain(input.domain, by: caller(ctx, input))
             },
             RPCMethod(API.DomainsGet.self) { _, input in try service.getDomainWithBudget(input.host) },
             RPCMethod(API.DomainsList.self) { ctx, input in
                 try service.listDomains(app: input.app, input.page, within: ctx.scope)
             },
             RPCMethod(API.DomainsDelete.self) { ctx, input in
-                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input.requestID))
+                try service.deleteDomain(input.host, etag: input.etag, by: caller(ctx, input))
                 return Empty()
             },
             RPCMethod(API.RoutesCreate.self) { ctx, input in
                 try service.createRoute(
-                    input.route, app: input.app, before: input.before, by: caller(ctx, input.requestID))
+                    input.route, app: input.app, before: input.before, by: caller(ctx, input))
             },
             RPCMethod(API.RoutesBatchCreate.self) { ctx, input in
                 try service.createRoutes(
-                    input.routes, app: input.app, before: input.before, by: caller(ctx, input.requestID))
+                    input.routes, app: input.app, before: input.before, by: caller(ctx, input))
             },
             RPCMethod(API.RoutesGet.self) { _, input in try service.getRoute(app: input.app, id: input.route) },
             RPCMethod(API.RoutesList.self) { _, input in
@@ -49,38 +49,41 @@ public enum RegistryMethods {
                     app: input.app, input.page)
             },
             RPCMethod(API.RoutesUpdate.self) { ctx, input in
-                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input.requestID))
+                try service.updateRoute(input.route, app: input.app, etag: input.etag, by: caller(ctx, input))
             },
             RPCMethod(API.RoutesDelete.self) { ctx, input in
                 try service.deleteRoute(
-                    app: input.app, id: input.route, etag: input.etag, by: caller(ctx, input.requestID))
+                    app: input.app, id: input.route, etag: input.etag, by: caller(ctx, input))
                 return Empty()
             },
             RPCMethod(API.RoutesReorder.self) { ctx, input in
                 API.RoutesReorder.Output(
                     routes: try service.reorderRoutes(
-                        app: input.app, order: input.order, by: caller(ctx, input.requestID)))
+                        app: input.app, order: input.order, by: caller(ctx, input)))
             },
-            RPCMethod(API.RoutesSwitchOff.self) { ctx, input in try switchRoute(service, off: true, input, ctx) },
+            RPCMethod(API.RoutesSwitchOff.self) { ctx, input in
+                try switchRoute(service, off: true, input, by: caller(ctx, input))
+            },
             RPCMethod(API.RoutesSwitchOn.self) { ctx, input in
                 let switchOn = API.RoutesSwitchOff.Params(
                     app: input.app, route: input.route, platform: input.platform, versions: input.versions)
-                return try switchRoute(service, off: false, WriteRequest(switchOn, requestID: input.requestID), ctx)
+                return try switchRoute(
+                    service, off: false, WriteRequest(switchOn, requestID: input.requestID), by: caller(ctx, input))
             },
             RPCMethod(API.ManifestsPlan.self) { _, input in
                 try service.planManifest(input.manifest, prune: input.prune ?? false)
             },
             RPCMethod(API.ManifestsApply.self) { ctx, input in
-                try service.applyManifest(input.params, by: caller(ctx, input.requestID))
+                try service.applyManifest(input.params, by: caller(ctx, input))
             },
             RPCMethod(API.ReleasesCreate.self) { ctx, input in
-                try service.createRelease(input.params, by: caller(ctx, input.requestID))
+                try service.createRelease(input.params, by: caller(ctx, input))
             },
             RPCMethod(API.ReleasesPublish.self) { ctx, input in
-                try service.changeRelease(input.params, to: .live, by: caller(ctx, input.requestID))
+                try service.changeRelease(input.params, to: .live, by: caller(ctx, input))
             },
             RPCMethod(API.ReleasesRetire.self) { ctx, input in
-                try service.changeRelease(input.params, to: .retired, by: caller(ctx, input.requestID))
+                try service.changeRelease(input.params, to: .retired, by: caller(ctx, input))
             },
             RPCMethod(API.ReleasesGet.self) { _, input in try service.getRelease(input) },
             RPCMethod(API.ReleasesList.self) { _, input in
@@ -109,7 +112,7 @@ public enum RegistryMethods {
             },
             RPCMethod(API.TokensList.self) { ctx, input in try service.listTokens(input, within: ctx.scope) },
             RPCMethod(API.TokensRevoke.self) { ctx, input in
-                try service.revokeToken(input.id, by: caller(ctx, input.requestID))
+                try service.revokeToken(input.id, by: caller(ctx, input))
             },
             RPCMethod(API.TokensWhoAmI.self) { ctx, _ in
                 // Only reached with a valid token (the method is not public), so the principal is there.
@@ -131,22 +134,22 @@ public enum RegistryMethods {
     static func links(_ service: RegistryService) -> [RPCMethod] {
         [
             RPCMethod(API.LinksCreate.self) { ctx, input in
-                try service.createLink(input.link, app: input.app, by: caller(ctx, input.requestID))
+                try service.createLink(input.link, app: input.app, by: caller(ctx, input))
             },
             RPCMethod(API.LinksBatchCreate.self) { ctx, input in
                 API.LinksBatchCreate.Output(
-                    links: try service.createLinks(input.links, app: input.app, by: caller(ctx, input.requestID)))
+                    links: try service.createLinks(input.links, app: input.app, by: caller(ctx, input)))
             },
             RPCMethod(API.LinksGet.self) { _, input in try service.getLink(domain: input.domain, code: input.code) },
             RPCMethod(API.LinksList.self) { ctx, input in
                 try service.listLinks(input, within: ctx.scope)
             },
             RPCMethod(API.LinksUpdate.self) { ctx, input in
-                try service.updateLink(input.link, etag: input.etag, by: caller(ctx, input.requestID))
+                try service.updateLink(input.link, etag: input.etag, by: caller(ctx, input))
             },
             RPCMethod(API.LinksDelete.self) { ctx, input in
                 try service.deleteLink(
-                    domain: input.domain, code: input.code, etag: input.etag, by: caller(ctx, input.requestID))
+                    domain: input.domain, code: input.code, etag: input.etag, by: caller(ctx, input))
                 return Empty()
             },
             RPCMethod(API.LinksResolve.self) { _, input in try service.resolveLink(input) },
@@ -154,13 +157,13 @@ public enum RegistryMethods {
             },
             RPCMethod(API.LinksQRCode.self) { _, input in try ShortLinkQRCodes.describe(input, in: service) },
             RPCMethod(API.WebhooksCreate.self) { ctx, input in
-                try service.createWebhook(input.webhook, app: input.app, by: caller(ctx, input.requestID))
+                try service.createWebhook(input.webhook, app: input.app, by: caller(ctx, input))
             },
             RPCMethod(API.WebhooksList.self) { _, input in
                 API.WebhooksList.Output(webhooks: try service.listWebhooks(app: input.app))
             },
             RPCMethod(API.WebhooksDelete.self) { ctx, input in
-                try service.deleteWebhook(app: input.app, id: input.id, by: caller(ctx, input.requestID))
+                try service.deleteWebhook(app: input.app, id: input.id, by: caller(ctx, input))
                 return Empty()
             },
             RPCMethod(API.WebhooksDeliveries.self) { _, input in
@@ -186,19 +189,31 @@ public enum RegistryMethods {
         ]
     }
 
-    /// The caller of a write: who (the audit actor), the HTTP request id, the deadline, and the idempotency key
-    /// (`API.RequestID`; its form was checked by the document's schema before the handler).
-    private static func caller(_ context: RPCContext, _ idempotencyKey: String? = nil) -> Caller {
+    /// The caller of a write without an idempotency key: who (the audit actor), the HTTP request id, the
+    /// deadline, the token's apps and role.
+    private static func caller(_ context: RPCContext) -> Caller {
         Caller(
             actor: context.principal?.id ?? "anonymous", requestID: context.requestID, deadline: context.deadline,
-            idempotencyKey: idempotencyKey, apps: context.scope, role: context.registryPrincipal?.role)
+            apps: context.scope, role: context.registryPrincipal?.role)
+    }
+
+    /// The caller of an idempotent write: `caller(_:)` with the input's key (`API.RequestID`; its form was
+    /// checked by the document's schema before the handler) and, when there is one, the fingerprint of the
+    /// params sent with it, so the store refuses the key reused for another call.
+    private static func caller(_ context: RPCContext, _ input: some IdempotentInput) throws -> Caller {
+        var keyed = caller(context)
+        if let key = input.requestID {
+            keyed.idempotencyKey = key
+            keyed.paramsFingerprint = try input.paramsFingerprint()
+        }
+        return keyed
     }
 
     private static func switchRoute(
-        _ service: RegistryService, off: Bool, _ input: API.RoutesSwitchOff.Input, _ context: RPCContext
+        _ service: RegistryService, off: Bool, _ input: API.RoutesSwitchOff.Input, by caller: Caller
     ) throws -> RouteResource {
         try service.switchRoute(
             off: off, app: input.app, id: input.route, platform: input.platform, versions: input.versions,
-            reason: input.reason, by: caller(context, input.requestID))
+            reason: input.reason, by: caller)
     }
 }

@@ -11,6 +11,9 @@ public struct Caller: Sendable, Hashable {
     /// The caller's `requestId` param (AIP-155): a retried write with the same key (same actor, same method)
     /// returns the first outcome instead of writing again.
     public var idempotencyKey: String?
+    /// The fingerprint of the params sent with `idempotencyKey` (`WriteRequest.paramsFingerprint()`): a call
+    /// whose key was first recorded with another fingerprint is refused. Nil compares nothing.
+    public var paramsFingerprint: String?
     /// The apps the caller's token is limited to; nil: every app (an all-apps token, the bootstrap admin,
     /// or the server itself). Writes that only an admin for every app may make (sharing names, setting host
     /// patterns, creating a domain outside them) read it.
@@ -22,12 +25,13 @@ public struct Caller: Sendable, Hashable {
 
     public init(
         actor: String, requestID: String? = nil, deadline: ContinuousClock.Instant? = nil,
-        idempotencyKey: String? = nil, apps: [String]? = nil, role: Access? = nil
+        idempotencyKey: String? = nil, paramsFingerprint: String? = nil, apps: [String]? = nil, role: Access? = nil
     ) {
         self.actor = actor
         self.requestID = requestID
         self.deadline = deadline
         self.idempotencyKey = idempotencyKey
+        self.paramsFingerprint = paramsFingerprint
         self.apps = apps
         self.role = role
     }

@@ -93,7 +93,8 @@ extension RegistryService {
     /// The answer of an apply that would change nothing, read without opening a write: no audit entry, no
     /// revision, no snapshot rebuild for a CI job that applies on every merge. Nil, and the write decides
     /// (refusing or applying), when the plan has changes, a route the manifest lists is not managed yet (the
-    /// write adopts it), the reviewed plan differs, or `requestId` already has an outcome to replay.
+    /// write adopts it), the reviewed plan differs, or `requestId` already has an outcome (the write replays it,
+    /// or refuses the key if it came with other params).
     private func unchangedApply(_ params: API.ManifestsApply.Params, by caller: Caller) throws(RegistryError)
         -> API.ManifestsApply.Output?
     {
@@ -101,7 +102,7 @@ extension RegistryService {
         return try mapped {
             try store.read(deadline: caller.deadline) { tx in
                 if let key = caller.idempotencyKey,
-                    try store.writeRequests.outcome(
+                    try store.writeRequests.recorded(
                         actor: caller.actor, method: API.ManifestsApply.name, requestID: key, in: tx) != nil
                 {
                     return nil

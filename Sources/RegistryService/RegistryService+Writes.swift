@@ -69,7 +69,8 @@ extension RegistryService {
 
     /// `write`; the caller holds `rebuildLock`. A retry of an idempotent write (`caller.idempotencyKey`) is
     /// answered by `Store.write`, which holds the whole of idempotency: it finds the first outcome and
-    /// returns it without running the body, and then nothing is rebuilt.
+    /// returns it without running the body (or refuses a key reused with other params), and then nothing is
+    /// rebuilt.
     private func writeLocked<Value: Codable & Sendable>(
         _ caller: Caller, method: String, resource name: ResourceName, cause: String, ruleLint: Bool,
         deadline: ContinuousClock.Instant, _ body: @escaping (Transaction) throws -> Mutation<Value>
@@ -79,7 +80,10 @@ extension RegistryService {
         let written = try mapped {
             try store.write(
                 actor: caller.actor, method: method, resource: name.description, requestID: caller.requestID,
-                writeToken: writeToken, idempotencyKey: caller.idempotencyKey, deadline: deadline
+                writeToken: writeToken,
+                idempotencyKey: caller.idempotencyKey.map {
+                    IdempotencyKey($0, paramsFingerprint: caller.paramsFingerprint)
+                }, deadline: deadline
             ) { tx in
                 // The write lock is held: no other write can commit until this transaction ends.
                 let current = snapshots.current

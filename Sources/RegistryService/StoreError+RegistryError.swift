@@ -67,6 +67,14 @@ extension RegistryError {
         case (.badPageToken, _): return .invalidArgument(field: "pageToken", "is not a token this server issued")
         case (.incompleteOrder, _):
             return .invalidArgument(field: "routes", "must list every route of the app exactly once")
+        case (.requestReused, _):
+            // INVALID_ARGUMENT, as a malformed key is: the call is wrong whatever happens next, and resending it
+            // can never succeed (a retry sends the same params). Not ALREADY_EXISTS, which a create-or-adopt
+            // caller may read as "done", nor ABORTED or FAILED_PRECONDITION, which suggest trying again.
+            return .invalidArgument(
+                field: "requestId",
+                "was already used with different params for this method; a retry must send the same params, "
+                    + "and another call needs a new requestId")
         default: return .internal()
         }
     }

@@ -48,11 +48,13 @@ public final class Store: Sendable {
 
     /// `write`, idempotent by `idempotencyKey` (AIP-155) when there is one: under the write lock, a committed
     /// write of the same actor, method and key is answered with its recorded value (`replayed`; the body
-    /// does not run, nothing is written); else the body's value is recorded with the write, in its
-    /// transaction (`writeRequests`). The one place a write's idempotency lives.
+    /// does not run, nothing is written), unless both it and this call have a params fingerprint and they
+    /// differ: then the key was reused for another call, and `StoreError.requestReused` is thrown (nothing
+    /// written). Else the body's value is recorded with the write and the fingerprint, in its transaction
+    /// (`writeRequests`). The one place a write's idempotency lives.
     public func write<T: Codable>(
         actor: String, method: String, resource: String, requestID: String? = nil,
-        writeToken: String = UUID().uuidString.lowercased(), idempotencyKey: String?,
+        writeToken: String = UUID().uuidString.lowercased(), idempotencyKey: IdempotencyKey?,
         deadline: ContinuousClock.Instant? = nil, _ body: (Transaction) throws -> WriteResult<T>
     ) throws -> Written<T> {
         try audited(
@@ -66,7 +68,7 @@ public final class Store: Sendable {
 
     /// How an idempotent write records and replays its value.
     private struct Idempotency<T> {
-        var key: String
+        var key: IdempotencyKey
         var encode: (T) throws -> SQLJSON
         var decode: (Data) throws -> T
     }
@@ -80,9 +82,16 @@ public final class Store: Sendable {
             try tx.lockForWrite()
             // Looked up under the lock: a first attempt still running commits (or not) before a retry looks.
             if let idempotency,
-                let first = try writeRequests.outcome(actor: actor, method: method, requestID: idempotency.key, in: tx)
+                let first = try writeRequests.recorded(
+                    actor: actor, method: method, requestID: idempotency.key.requestID, in: tx)
             {
-                return Written(value: try idempotency.decode(first), replayed: true)
+                // A row of a server from before fingerprints has none: it replays without comparing, as it did.
+                if let sent = idempotency.key.paramsFingerprint, let recorded = first.paramsFingerprint,
+                    sent != recorded
+                {
+                    throw StoreError(.requestReused, detail: "\(method) \(idempotency.key.requestID)")
+                }
+                return Written(value: try idempotency.decode(first.outcome), replayed: true)
             }
             let result = try body(tx)
             let entry = try audit.append(
@@ -90,7 +99,7 @@ public final class Store: Sendable {
                 requestID: requestID, writeToken: writeToken, apps: result.apps, in: tx)
             if let idempotency {
                 try writeRequests.record(
-                    actor: actor, method: method, requestID: idempotency.key,
+                    actor: actor, method: method, key: idempotency.key,
                     outcome: try idempotency.encode(result.value), auditID: entry.id, in: tx)
             }
             var change = result.change ?? ChangeNotice(kind: method, ids: [resource])

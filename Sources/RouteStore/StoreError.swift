@@ -16,7 +16,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case connectionFailed, poolTimeout, poolClosed, serverError, decodingFailed, invalidValue
             case commitOutcomeUnknown, migrationChanged, migrationFailed, deadlineExceeded
-            case notFound, alreadyExists, stale, badPageToken, incompleteOrder
+            case notFound, alreadyExists, stale, badPageToken, incompleteOrder, requestReused
         }
 
         private let base: Base
@@ -53,11 +53,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let badPageToken = Code(.badPageToken)
         /// A new order of the `resource` collection that does not name each member exactly once.
         public static let incompleteOrder = Code(.incompleteOrder)
+        /// An idempotency key already recorded, for the same actor and method, with other params: a key reused
+        /// for another call, which must not be answered with the first call's outcome.
+        public static let requestReused = Code(.requestReused)
 
         /// A domain answer about a resource, not a failure of the database.
         public var isDomainAnswer: Bool {
             switch base {
-            case .notFound, .alreadyExists, .stale, .badPageToken, .incompleteOrder: true
+            case .notFound, .alreadyExists, .stale, .badPageToken, .incompleteOrder, .requestReused: true
             default: false
             }
         }

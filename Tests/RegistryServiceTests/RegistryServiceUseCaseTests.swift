@@ -207,7 +207,8 @@ struct RegistryServiceUseCaseTests {
         let audited = try fixture.audit().count
         let generation = service.snapshot.generation
 
-        // Params are not compared: the key says "this is the same call", so the first outcome comes back, and
+        // This caller sends no params fingerprint (the API sends one with every key; IdempotentWriteTests), so
+        // params are not compared: the key says "this is the same call", the first outcome comes back, and
         // nothing is written: /o/* (handled by the live 5.11.0) would have made a new AASA revision.
         let retried = try service.createRoute(
             ServiceFixture.route("other", path: "/o/*"), app: "badoo", before: nil, by: caller)

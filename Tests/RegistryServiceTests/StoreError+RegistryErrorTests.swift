@@ -106,6 +106,11 @@ struct StoreErrorRegistryErrorTests {
                 StoreError(.incompleteOrder, resource: .routes(app: "badoo")), .invalidArgument,
                 "routes: must list every route of the app exactly once", ["routes"]
             ),
+            (
+                StoreError(.requestReused, detail: "Apps.Create k-1"), .invalidArgument,
+                "requestId: was already used with different params for this method; a retry must send the same "
+                    + "params, and another call needs a new requestId", ["requestId"]
+            ),
         ]
         for (error, status, message, fields) in answers {
             let mapped = RegistryError(storeFailure: error)

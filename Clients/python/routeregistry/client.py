@@ -170,7 +170,8 @@ class Client(_Methods):
         1000), for a campaign pipeline.
 
         One idempotency key for the whole call: `request_id` (the pipeline's own, e.g. the campaign's ID, so a
-        rerun returns the first links instead of creating new ones) or a random one; a call whose outcome is
+        rerun with the same links returns the first links instead of creating new ones, and one with other links
+        raises InvalidArgument naming `requestId`) or a random one; a call whose outcome is
         unknown (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED) is sent again with the same key up to `attempts` times,
         waiting `backoff` seconds, doubled each time, so no link is created twice. `timeout` bounds each attempt.
         More than 1000 links are sent in batches keyed `{request_id}.{n}`; a batch that fails stops the call

@@ -2,7 +2,9 @@ extension API {
     /// The `requestId` param of write methods: an idempotency key (AIP-155). A write retried with the same
     /// key, by the same caller (token), of the same method, returns the outcome of the first attempt that
     /// committed, instead of writing again; a first attempt that failed recorded nothing, so its retry runs.
-    /// The key is scoped to caller and method, and params are not compared: reuse a key only for a retry.
+    /// The key is scoped to caller and method, and holds the params it was first sent with (their fingerprint,
+    /// `WriteRequest.paramsFingerprint()`): the same key with other params is refused INVALID_ARGUMENT naming
+    /// `requestId`, and nothing is written. A key is for retrying one call, never for another.
     /// Every write but `Tokens.Create` takes one (replaying that would mean storing the token's secret).
     /// Write methods take it through their input, `WriteRequest`; Swift spells it `requestID`, as it spells
     /// every acronym, and `Member` is the one place that gives it its wire name.

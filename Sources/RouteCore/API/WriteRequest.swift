@@ -34,6 +34,8 @@ extension WriteRequest: CustomReflectable {}
 public protocol IdempotentInput {
     /// The idempotency key (`API.RequestID`).
     var requestID: String? { get }
+    /// The fingerprint of the params sent with the key (`WriteRequest.paramsFingerprint()`).
+    func paramsFingerprint() throws -> String
 }
 
 extension WriteRequest: IdempotentInput {}

@@ -37,6 +37,53 @@ import Testing
         #expect(try await auditCount(server) == auditBefore + 1)
     }
 
+    /// The key holds the params it was first sent with (issue 42): the same params in another key order and
+    /// spacing are the same call and replay; other params with the key are refused INVALID_ARGUMENT naming
+    /// `requestId`, and nothing is written; a new key makes them a new call.
+    @Test func aRequestIdReusedWithOtherParamsIsRefusedAndTheSameParamsSpeltOtherwiseReplay() async throws {
+        let server = try TestRegistryServer(suite: "idempotent_params")
+        defer { server.shutdown() }
+        try await seedBadoo(server)
+        func call(_ params: String) async throws -> [String: Any] {
+            let data = try await post(server, "Routes.Create", params: params)
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let created = try await call(
+            #"{"app":"badoo","requestId":"k-params","route":{"id":"help","pattern":{"path":"/help/*"},"#
+                + #""platforms":{"ios":{"since":"5.0"}}}}"#)
+        let first = try #require(created["result"] as? [String: Any])
+        let audited = try await auditCount(server)
+
+        let respelt = try await call(
+            """
+            { "route": { "platforms": { "ios": { "since": "5.0" } }, "pattern": { "path": "/help/*" }, "id": "help" },
+              "requestId": "k-params",
+              "app": "badoo" }
+            """)
+        let replayed = try #require(respelt["result"] as? [String: Any], "\(respelt)")
+        #expect(NSDictionary(dictionary: replayed) == NSDictionary(dictionary: first))
+        #expect(try await auditCount(server) == audited, "the replay wrote an audit entry")
+
+        let other =
+            #"{"app":"badoo","requestId":"k-params","route":{"id":"faq","pattern":{"path":"/faq/*"},"#
+            + #""platforms":{"ios":{"since":"5.0"}}}}"#
+        let refused = try await call(other)
+        let error = try #require(refused["error"] as? [String: Any], "\(refused)")
+        #expect(error.int("code") == 3)
+        #expect(error.object("data")?.string("status") == "INVALID_ARGUMENT")
+        let fields = (error.object("data")?.array("details") ?? []).compactMap {
+            ($0 as? [String: Any])?.string("field")
+        }
+        #expect(fields == ["requestId"])
+        #expect(error.string("message")?.contains("already used with different params") == true, "\(error)")
+        #expect(try await auditCount(server) == audited, "the refused call wrote an audit entry")
+        #expect(errorCode(try await server.call("Routes.Get", ["app": "badoo", "route": "faq"])) == 5)
+
+        let fresh = try await call(other.replacingOccurrences(of: "k-params", with: "k-params-2"))
+        #expect((fresh["result"] as? [String: Any])?["id"] as? String == "faq", "\(fresh)")
+        #expect(try await auditCount(server) == audited + 1)
+    }
+
     @Test func aFailedFirstAttemptRecordsNothingSoItsRetryRuns() async throws {
         let server = try TestRegistryServer(suite: "idempotent_fail")
         defer { server.shutdown() }

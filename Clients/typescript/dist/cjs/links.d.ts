@@ -6,8 +6,9 @@ export interface CreateLinkOptions {
     /**
      * The idempotency key of the whole call (1–64 of `A-Z a-z 0-9 . _ : -`); a random one by default. Every attempt
      * sends the same key, so the server writes once; pass the pipeline's own (a campaign's ID) and a rerun of the
-     * pipeline gets the first outcome back instead of new links. A batch of more than 1000 links is sent in
-     * chunks keyed `{requestId}.{n}`.
+     * pipeline with the same links gets the first outcome back instead of new links (other links with the same
+     * key are refused, INVALID_ARGUMENT on `requestId`). A batch of more than 1000 links is sent in chunks keyed
+     * `{requestId}.{n}`.
      */
     requestId?: string;
     /** Attempts in all when the outcome is unknown (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED); default 4. */

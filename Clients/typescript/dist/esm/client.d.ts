@@ -93,7 +93,8 @@ export declare class RouteRegistryClient {
      * Creates a short link (`Links.Create`), or many (`Links.BatchCreate`, all or none per 1000), for a campaign
      * pipeline: one `requestId` for the whole call (yours, e.g. the campaign's ID, or a random one), the same on
      * every attempt, and a call whose outcome is unknown (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED) is retried, so
-     * no link is ever created twice; a rerun with the same `requestId` returns the first links.
+     * no link is ever created twice; a rerun with the same `requestId` and links returns the first links (other
+     * links with it are refused, INVALID_ARGUMENT on `requestId`).
      */
     createLink(app: string, link: ShortLink, options?: CreateLinkOptions): Promise<ShortLinkOutput>;
     createLink(app: string, links: readonly ShortLink[], options?: CreateLinkOptions): Promise<ShortLinkOutput[]>;

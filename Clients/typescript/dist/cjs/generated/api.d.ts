@@ -505,7 +505,7 @@ export declare type AssetlinksDocument = ({
         site: string;
     };
 })[];
-/** An idempotency key (AIP-155), e.g. a UUID. Scoped to the caller's token and the method; params are not compared, so reuse a key only to retry the same call. Tokens.Create takes none (its secret is never stored). */
+/** An idempotency key (AIP-155), e.g. a UUID. Scoped to the caller's token and the method, and bound to the params it was first sent with (their SHA-256, requestId left out, key order and spacing ignored): a retry with the same params returns the first outcome, and the same key with different params is refused INVALID_ARGUMENT naming requestId, with nothing written. Use a new key for every new call. Tokens.Create takes none (its secret is never stored). */
 export declare type RequestId = string;
 /** What chat apps and social networks show (Open Graph and Twitter card tags). */
 export interface LinkPreview {
