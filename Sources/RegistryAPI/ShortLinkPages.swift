@@ -87,7 +87,8 @@ final class ShortLinkPages: Sendable {
         // An app's own browser gets its own landing page (hint, `intent:` URL): part of the key too.
         let inApp = mobile ? LinkInAppBrowser(userAgent: request.header("User-Agent")) : nil
         // A scan of the link's QR code carries `?qr=1`: the same answer, counted as its own source.
-        let scanned = request.hasQuery && request.queryValue(ShortLinkQRCodes.scanQueryItem) == "1"
+        let scanned =
+            request.hasQuery && ShortLinkURL.isScan(queryValue: request.queryValue(ShortLinkURL.scanQueryItem))
         let key = AnswerKey(
             host: domain, code: code,
             variant: Self.variant(visitor, fromFallback: fromFallback, scanned: scanned, inApp: inApp))
@@ -107,9 +108,10 @@ final class ShortLinkPages: Sendable {
         }
         if usedUp(stored.link.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
         let decided = LinkAnswer(
-            stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
+            stored.link, app: app(stored.app, in: service.snapshot),
+            shortURL: ShortLinkURL.short(domain: domain, code: code),
             visitor: visitor, fromFallback: fromFallback, inApp: inApp)
-        let source = scanned ? "qr" : ClickKey.linkSource
+        let source = scanned ? ShortLinkURL.scanQueryItem : ClickKey.linkSource
         count(domain, code, visitor, outcome: decided.outcome, source: source)
         let response = render(decided)
         guard
