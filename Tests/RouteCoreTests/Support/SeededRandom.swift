@@ -1,0 +1,1 @@
+../../RouteMatchingTests/Support/SeededRandom.swift
