@@ -1,6 +1,3 @@
-// Compiled into RouteCoreTests too (`Tests/RouteCoreTests/Support/SeededRandom.swift` is a link to this file):
-// test targets cannot share code, and this is the one helper both use.
-
 /// A seedable generator so every randomized test run draws the same cases.
 struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64

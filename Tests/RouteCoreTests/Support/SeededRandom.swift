@@ -1,1 +1,0 @@
-../../RouteMatchingTests/Support/SeededRandom.swift
