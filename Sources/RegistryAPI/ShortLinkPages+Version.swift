@@ -1,5 +1,3 @@
-import RegistryService
-
 extension ShortLinkPages {
     /// What a prepared answer was made from: the snapshot (`SnapshotHolder.installCount`: the app's name, store
     /// id and fallback marker) and the link index (`LinkIndex.version`). Both only grow, so ordering by the
