@@ -150,6 +150,8 @@ let package = Package(
         .testTarget(name: "ThreadShardsTests", dependencies: ["ThreadShards"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "HTTPServing"], swiftSettings: swiftSettings),
+        // The matching engine alone: patterns, rule sets, versions, the decision's URL parsing.
+        .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteCoreTests",
             dependencies: ["RouteCore", "RouteMatching"],

@@ -66,8 +66,6 @@ public final class SignInLimiter: Sendable {
     public var lockouts: Int { lockoutCount.load(ordering: .relaxed) }
     /// Calls refused RESOURCE_EXHAUSTED since start.
     public var refusals: Int { refusalCount.load(ordering: .relaxed) }
-    /// Addresses tracked now.
-    public var trackedAddresses: Int { entries.withLock { $0.count } }
 
     /// Counts a failed sign-in from `address` and says how to answer it.
     public func recordFailure(from address: String, at now: ContinuousClock.Instant = .now) -> Verdict {

@@ -3,7 +3,6 @@ import HTTPServing
 import RegistryService
 import RouteCore
 import RouteStore
-import Synchronization
 import ThreadShards
 
 /// What a link domain answers on `GET /{code}` (and FDL-style long links on `GET /?link=…`), from memory:
@@ -12,16 +11,9 @@ import ThreadShards
 /// page, never a redirect. Every click on a link is counted (`ClickCounter`), by platform and outcome only;
 /// a visit that finds no link is a miss, counted per domain, day and why (never by the code typed).
 final class ShortLinkPages: Sendable {
-    /// What clicks read of the snapshot, kept per snapshot `stamp`.
-    private struct Hosts {
-        var stamp: UInt64 = .max
-        /// Each app's fallback marker (the query item that keeps a visitor on the web).
-        var fallbackItems: [String: String] = [:]
-    }
-
     /// A click's answer as prepared for one visitor class: the response, how it is counted, and until when
     /// the link sends anyone anywhere.
-    private struct Kept {
+    private struct Kept: Sendable {
         var answer: PreparedResponse
         var tally: ClickCounter.Tally
         /// Seconds since 1970 when the link stops working; infinity when it does not.
@@ -30,21 +22,11 @@ final class ShortLinkPages: Sendable {
         var maxClicks: Int?
     }
 
-    private struct AnswerKey: Hashable {
+    private struct AnswerKey: Hashable, Sendable {
         var host: String
         var code: String
         /// `variant(visitor:fromFallback:)`.
         var variant: UInt8
-    }
-
-    /// One request thread's view: the link hosts, and prepared answers valid while neither the snapshot
-    /// (`stamp`: the app's name, store id and fallback marker go into them) nor any link (`linksVersion`)
-    /// changed. Per thread (`ThreadSharded`), so a click takes no lock another core takes.
-    private struct ThreadView {
-        var hosts = Hosts()
-        var stamp: UInt64 = .max
-        var linksVersion: UInt64 = .max
-        var answers: [AnswerKey: Kept] = [:]
     }
 
     /// Most answers a thread keeps; past it its cache starts over (it only saves rendering). With eight
@@ -52,23 +34,23 @@ final class ShortLinkPages: Sendable {
     static let maxPrepared = 8_192
 
     private let service: RegistryService
-    private let views = ThreadSharded { ThreadView() }
+    /// Prepared answers, per request thread, good while neither the snapshot (the app's name, store id and
+    /// fallback marker go into them) nor any link changed: a click takes no lock another core takes.
+    private let answers = VersionedMemo<AnswerKey, Kept, Version>(initial: Version(), limit: maxPrepared)
+    /// Each app's fallback marker (the query item that keeps a visitor on the web), per request thread and
+    /// snapshot.
+    private let fallbackItems = VersionedMemo<String, String, UInt64>(initial: 0)
 
     init(service: RegistryService) { self.service = service }
 
-    /// Reads what clicks need of the current snapshot, made again once per snapshot (per thread).
-    private func hosts<T: Sendable>(_ read: (Hosts) -> T) -> T {
+    /// The query item that marks a visitor back from `app`'s fallback, read from the snapshot once per thread.
+    private func fallbackItem(app: String) -> String {
         let stamp = service.snapshots.installCount
-        return views.withLock { view in
-            if view.hosts.stamp != stamp {
-                let registry = service.snapshot.registry
-                view.hosts = Hosts(
-                    stamp: stamp,
-                    fallbackItems: Dictionary(registry.apps.map { ($0.id, $0.fallback.queryItem) }) { first, _ in first
-                    })
-            }
-            return read(view.hosts)
-        }
+        if let kept = fallbackItems.value(app, version: stamp) { return kept }
+        let item =
+            service.snapshot.registry.apps.first { $0.id == app }?.fallback.queryItem ?? FallbackPolicy().queryItem
+        fallbackItems.keep(item, app, version: stamp)
+        return item
     }
 
     /// `GET /{code}`: the link's prepared answer for this visitor class, rendered on the thread's first click
@@ -78,8 +60,7 @@ final class ShortLinkPages: Sendable {
         let domain = request.host
         let visitor = LinkVisitor(userAgent: request.header("User-Agent"))
         let now = Date()
-        let stamp = service.snapshots.installCount
-        let linksVersion = service.links.version
+        let version = Version(snapshot: service.snapshots.installCount, links: service.links.version)
         let mobile = visitor == .ios || visitor == .android
         // Crawlers and desktop browsers never come back from a fallback; a phone's answer depends on the
         // app's marker in the query, so its key says which.
@@ -87,15 +68,12 @@ final class ShortLinkPages: Sendable {
         // An app's own browser gets its own landing page (hint, `intent:` URL): part of the key too.
         let inApp = mobile ? LinkInAppBrowser(userAgent: request.header("User-Agent")) : nil
         // A scan of the link's QR code carries `?qr=1`: the same answer, counted as its own source.
-        let scanned = request.hasQuery && request.queryValue(ShortLinkQRCodes.scanQueryItem) == "1"
+        let scanned =
+            request.hasQuery && ShortLinkURL.isScan(queryValue: request.queryValue(ShortLinkURL.scanQueryItem))
         let key = AnswerKey(
             host: domain, code: code,
             variant: Self.variant(visitor, fromFallback: fromFallback, scanned: scanned, inApp: inApp))
-        let kept = views.withLock { view -> Kept? in
-            guard view.stamp == stamp, view.linksVersion == linksVersion else { return nil }
-            return view.answers[key]
-        }
-        if let kept, now.timeIntervalSince1970 < kept.expires {
+        if let kept = answers.value(key, version: version), now.timeIntervalSince1970 < kept.expires {
             if usedUp(kept.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
             service.clicks.count(kept.tally, at: now)
             return kept.answer.response
@@ -107,9 +85,10 @@ final class ShortLinkPages: Sendable {
         }
         if usedUp(stored.link.maxClicks, domain, code, visitor, at: now) { return notFound(appName: nil) }
         let decided = LinkAnswer(
-            stored.link, app: app(stored.app, in: service.snapshot), shortURL: "https://\(domain)/\(code)",
+            stored.link, app: app(stored.app, in: service.snapshot),
+            shortURL: ShortLinkURL.short(domain: domain, code: code),
             visitor: visitor, fromFallback: fromFallback, inApp: inApp)
-        let source = scanned ? "qr" : ClickKey.linkSource
+        let source = scanned ? ShortLinkURL.scanQueryItem : ClickKey.linkSource
         count(domain, code, visitor, outcome: decided.outcome, source: source)
         let response = render(decided)
         guard
@@ -123,15 +102,8 @@ final class ShortLinkPages: Sendable {
         let fresh = Kept(
             answer: prepared, tally: tally, expires: stored.expiresAt?.timeIntervalSince1970 ?? .infinity,
             maxClicks: stored.link.maxClicks)
-        views.withLock { view in
-            // Kept under the versions read before the link was: a change since then clears it on the next click.
-            if view.stamp != stamp || view.linksVersion != linksVersion || view.answers.count >= Self.maxPrepared {
-                view.answers = [:]
-                view.stamp = stamp
-                view.linksVersion = linksVersion
-            }
-            view.answers[key] = fresh
-        }
+        // Kept under the versions read before the link was: a change since then is a newer version.
+        answers.keep(fresh, key, version: version)
         return prepared.response
     }
 
@@ -178,8 +150,7 @@ final class ShortLinkPages: Sendable {
 
     /// Whether the URL carries the app's fallback marker: it came back from a fallback and stays on the web.
     private func isFallback(_ request: HTTPRequest, app: String) -> Bool {
-        let item = hosts { $0.fallbackItems[app] } ?? FallbackPolicy().queryItem
-        return request.queryValue(item) != nil
+        request.queryValue(fallbackItem(app: app)) != nil
     }
 
     /// `GET /?link=…`: a Firebase Dynamic Links long link, for a `link` on the app's own domains only. Its

@@ -25,12 +25,6 @@ final class ShortLinkQRCodes: Sendable {
     /// Most images a thread keeps before starting over (as `ShortLinkPages.maxPrepared`).
     static let maxPrepared = 1_024
 
-    /// What the code encodes: the short URL, marked as reached by a scan.
-    static func url(domain: String, code: String) -> String { "https://\(domain)/\(code)?\(scanQueryItem)=1" }
-
-    /// The query item marking a scan (`?qr=1`).
-    static let scanQueryItem = "qr"
-
     private let service: RegistryService
     private let images = VersionedMemo<Key, PreparedResponse, UInt64>(initial: 0, limit: maxPrepared)
 
@@ -44,7 +38,7 @@ final class ShortLinkQRCodes: Sendable {
         }
         let key = Key(host: domain, code: code, format: format)
         if let kept = images.value(key, version: version) { return kept.response }
-        guard let drawn = Self.draw(Self.url(domain: domain, code: code), format) else {
+        guard let drawn = Self.draw(ShortLinkURL.scan(domain: domain, code: code), format) else {
             return .text(500, "the QR code could not be drawn\n")
         }
         images.keep(drawn, key, version: version)
@@ -60,7 +54,7 @@ final class ShortLinkQRCodes: Sendable {
         guard let link = service.links.link(domain: domain, code: input.code), !link.deleted else {
             throw RegistryError.notFound(.link(domain, input.code))
         }
-        let url = Self.url(domain: domain, code: link.link.code)
+        let url = ShortLinkURL.scan(domain: domain, code: link.link.code)
         guard let code = try? QRCode(encoding: url) else {
             // A short URL is at most ~140 ASCII bytes, far below what a QR code holds: only memory can fail here.
             throw RegistryError.internal()

@@ -40,9 +40,6 @@ public final class RegistryApplication: Sendable {
             log: configuration.log)
     }
 
-    /// The services' names in start order (the stop order is the reverse).
-    public var serviceNames: [String] { group.names }
-
     /// The parts; available once `start()` has built them (a programming error before).
     public var parts: Parts {
         guard let parts = built.current else { preconditionFailure("RegistryApplication is not started") }

@@ -38,9 +38,6 @@ public final class ServiceGroup: Sendable {
         self.log = log
     }
 
-    /// The services' names in start order.
-    public var names: [String] { services.map(\.name) }
-
     /// Starts every service in order. When one throws, the ones already started are stopped in reverse
     /// and the error is rethrown, so a failed start leaves nothing running.
     public func start() throws {

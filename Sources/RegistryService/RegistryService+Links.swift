@@ -208,7 +208,8 @@ extension RegistryService {
 
     static func view(_ stored: StoredLink) -> API.LinkView {
         API.LinkView(
-            link: stored.link, app: stored.app, shortUrl: "https://\(stored.link.domain)/\(stored.link.code)",
+            link: stored.link, app: stored.app,
+            shortUrl: ShortLinkURL.short(domain: stored.link.domain, code: stored.link.code),
             createdBy: stored.createdBy,
             meta: ResourceMeta(
                 name: ResourceName.link(stored.link.domain, stored.link.code).description, etag: stored.etag,

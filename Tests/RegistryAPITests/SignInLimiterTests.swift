@@ -63,10 +63,28 @@ struct SignInLimiterTests {
         #expect(reports.lockouts.withLock { $0.count } == 2, "one report per burst")
     }
 
+    /// Seen from outside: a locked address stays locked while the table has room, and is forgotten (its next
+    /// failure counted afresh) once `maxAddresses` newer addresses need the room.
     @Test func addressesHeldAreBounded() {
-        let limiter = SignInLimiter(policy: .init(maxFailures: 5, maxAddresses: 100))
-        for n in 0..<1_000 { _ = limiter.recordFailure(from: "10.0.\(n / 256).\(n % 256)") }
-        #expect(limiter.trackedAddresses <= 100)
-        #expect(limiter.failures == 1_000)
+        let limiter = SignInLimiter(policy: .init(maxFailures: 1, maxAddresses: 100))
+        // Times given, so which address is oldest is exact.
+        let start = ContinuousClock.now
+        func at(_ step: Int) -> ContinuousClock.Instant { start + .milliseconds(step) }
+        func isLimited(_ verdict: SignInLimiter.Verdict) -> Bool {
+            if case .limited = verdict { return true }
+            return false
+        }
+        let locked = "192.0.2.1"
+        #expect(limiter.recordFailure(from: locked, at: at(0)) == .counted)
+        #expect(isLimited(limiter.recordFailure(from: locked, at: at(1))))
+        for n in 0..<99 { #expect(limiter.recordFailure(from: "10.0.0.\(n)", at: at(2 + n)) == .counted) }
+        // 100 addresses held, the table is full: the first is still locked.
+        #expect(isLimited(limiter.recordFailure(from: locked, at: at(200))))
+        // One more address needs room: the oldest half goes, the locked address with it.
+        #expect(limiter.recordFailure(from: "10.0.1.0", at: at(201)) == .counted)
+        #expect(limiter.recordFailure(from: locked, at: at(202)) == .counted)
+        // The newest are still held: a second failure locks them.
+        #expect(isLimited(limiter.recordFailure(from: "10.0.1.0", at: at(203))))
+        #expect(limiter.failures == 105)
     }
 }

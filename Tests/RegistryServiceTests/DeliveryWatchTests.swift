@@ -295,11 +295,17 @@ import Testing
     @Test func onlyOneOfTwoServersObservesAndBothReport() async throws {
         let standIn = try StandInDeliveryService()
         defer { standIn.stop() }
-        let first = try TestRegistryServer(suite: "delivery_fleet", delivery: Self.options(standIn))
+        // Which server observes is what each says in its log as it takes the observer's lock.
+        let firstLog = LogLines()
+        let secondLog = LogLines()
+        let first = try TestRegistryServer(
+            suite: "delivery_fleet", delivery: Self.options(standIn), log: { firstLog.append($0) })
         defer { first.shutdown() }
         let second = try TestRegistryServer(
-            suite: "delivery_fleet", database: first.database, delivery: Self.options(standIn))
+            suite: "delivery_fleet", database: first.database, delivery: Self.options(standIn),
+            log: { secondLog.append($0) })
         defer { second.stop() }
+        func lockTaken(_ log: LogLines) -> Int { log.all.filter { $0.hasPrefix(Self.observes) }.count }
         try await seedBadoo(first)
         standIn.setAASA(Self.host, .serve(try Self.revisionBytes(first, try Self.latestRevision(first))))
         let bothReport = try await eventually(within: .seconds(8)) {
@@ -308,16 +314,18 @@ import Testing
             return onFirst == 0 && onSecond == 0
         }
         #expect(bothReport)
-        // Exactly one observes, for as long as we look.
+        // Exactly one took the lock (it observed, so both report), and no other took it for as long as we look.
         for _ in 0..<10 {
-            let observers = [first, second].filter { $0.delivery?.isObserver == true }.count
-            #expect(observers == 1)
+            #expect(lockTaken(firstLog) + lockTaken(secondLog) == 1, "\(firstLog.all) \(secondLog.all)")
             try await Task.sleep(for: .milliseconds(100))
         }
         // The observer stops: the other takes over.
-        let (observer, other) = first.delivery?.isObserver == true ? (first, second) : (second, first)
+        let (observer, otherLog) = lockTaken(firstLog) == 1 ? (first, secondLog) : (second, firstLog)
         observer.delivery?.stop()
-        let tookOver = await eventually(within: .seconds(5)) { other.delivery?.isObserver == true }
+        let tookOver = await eventually(within: .seconds(5)) { lockTaken(otherLog) == 1 }
         #expect(tookOver)
     }
+
+    /// The line a server logs as it takes the observer's lock.
+    static let observes = "delivery watch: this server observes"
 }

@@ -89,7 +89,7 @@ struct AuditAndTokenRepositoryTests {
                 id: "scoped", role: .releaser, secretSHA256: hash(7), displayName: "alpha ci", apps: ["alpha"],
                 expiresAt: expiry, in: $0)
         }
-        #expect(scoped.apps == ["alpha"] && scoped.expiresAt == expiry && scoped.isRestricted)
+        #expect(scoped.apps == ["alpha"] && scoped.expiresAt == expiry)
         let active = try fixture.tx { try tokens.active(in: $0) }
         #expect(
             active.values.first { $0.id == "scoped" }

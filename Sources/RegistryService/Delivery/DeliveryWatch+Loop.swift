@@ -63,20 +63,17 @@ extension DeliveryWatch {
             if lock.isHeld {
                 if lock.confirm(deadline: .now + .seconds(5)) { return }
                 watch.log("delivery watch: lost the observer lock's connection; another server may observe")
-                watch.observing.store(false, ordering: .relaxed)
                 return
             }
             // The database away: try again at the next interval.
             guard (try? lock.tryAcquire(deadline: .now + .seconds(5))) == true else { return }
             schedule.reset()
             latestLoaded = false
-            watch.observing.store(true, ordering: .relaxed)
             watch.log("delivery watch: this server observes Apple's CDN and Google's Digital Asset Links API")
         }
 
         private mutating func releaseLock() {
             lock.release(deadline: .now + .seconds(2))
-            watch.observing.store(false, ordering: .relaxed)
         }
 
         // MARK: Observing

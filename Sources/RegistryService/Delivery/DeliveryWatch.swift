@@ -30,7 +30,6 @@ public final class DeliveryWatch: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
-    let observing = Atomic<Bool>(false)
     let fetchQueue = DispatchQueue(label: "routereg.delivery-fetch", attributes: .concurrent)
 
     /// - Parameter databaseURL: for the lock's own connection (the same database as the service's store).
@@ -43,9 +42,6 @@ public final class DeliveryWatch: Sendable {
         self.options = options
         self.log = log
     }
-
-    /// Whether this server holds the observer's lock now.
-    public var isObserver: Bool { observing.load(ordering: .relaxed) }
 
     /// Starts the watch's thread.
     public func start() {

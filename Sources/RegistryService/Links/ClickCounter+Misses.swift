@@ -31,8 +31,6 @@ extension ClickCounter {
     /// Most miss counters a shard holds before a flush takes them; past it a miss is counted in the totals
     /// only. Link domains are few, so this is never reached unless the host classification is bypassed.
     static let maxMissKeys = 1_024
-    /// Most miss counters held in all (every shard full).
-    static var maxMissKeysHeld: Int { maxMissKeys * ThreadSlot.shardCount }
 
     /// Counts one visit to `domain` that found no link, at `date` (its UTC day).
     public func countMiss(domain: String, _ miss: Miss, at date: Date = Date()) {

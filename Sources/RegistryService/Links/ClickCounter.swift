@@ -1,4 +1,5 @@
 import Foundation
+import RouteCore
 import RouteStore
 import ThreadShards
 
@@ -18,7 +19,7 @@ public final class ClickCounter: Sendable {
     /// issue 41 counted misses as; misses are `ClickCounter+Misses` now).
     public static let outcomes = ["crawler", "landing", "redirect", "not_found"]
     /// Where the click came from: `link` (the short URL), `qr` (its QR code, which carries `?qr=1`).
-    public static let sources = [ClickKey.linkSource, "qr"]
+    public static let sources = [ClickKey.linkSource, ShortLinkURL.scanQueryItem]
 
     /// A click's counter, compact: the day as a number and the platform and outcome as indexes, so counting
     /// hashes two strings, not five.

@@ -32,9 +32,6 @@ public struct StoredToken: Sendable, Hashable {
     }
 
     public var isRevoked: Bool { revokeTime != nil }
-
-    /// Limited to some apps or in time: stored under the domain-separated hash (`restrictedHashPrefix`).
-    public var isRestricted: Bool { apps != nil || expiresAt != nil }
 }
 
 /// A token that authenticates (not revoked), as a server holds it in memory.

@@ -19,7 +19,7 @@ enum LinkQR {
     static func run(_ run: Invocation) throws {
         // The link must exist: a code never made would draw a QR code that leads to a 404.
         let (link, _) = try run.call(API.LinksGet.self, .init(domain: run.argument(0), code: run.argument(1)))
-        let url = link.shortUrl + "?qr=1"
+        let url = ShortLinkURL.scan(domain: link.link.domain, code: link.link.code)
         let code: QRCode
         do { code = try QRCode(encoding: url) } catch { throw CommandFailure("\(url) cannot be drawn as a QR code") }
         let svgPath = run.arguments.value("svg")

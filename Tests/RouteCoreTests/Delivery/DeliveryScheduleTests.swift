@@ -2,7 +2,7 @@ import Foundation
 import RouteCore
 import Testing
 
-/// When the delivery watch next observes each document: time passed in, randomness from `SeededRandom`,
+/// When the delivery watch next observes each document: time passed in, randomness from `RegistryRNG`,
 /// no clock, sockets or database.
 @Suite struct DeliveryScheduleTests {
     static let aasa = DocumentKey(host: "m.badoo.com", kind: .aasa)
@@ -15,7 +15,7 @@ import Testing
         _ now: ContinuousClock.Instant, outcome: DeliveryOutcome, servesCurrent: Bool, revision: Int = 3,
         timing: DeliverySchedule.Timing = timing
     ) -> DeliverySchedule {
-        var random = SeededRandom(seed: 1)
+        var random = RegistryRNG(seed: 1)
         var schedule = DeliverySchedule(timing: timing)
         schedule.sync(current: [aasa: revision], history: { _ in nil }, now: now, using: &random)
         schedule.record(
@@ -63,7 +63,7 @@ import Testing
 
     @Test func repeatedFailuresBackOffAndAnAnswerResetsThem() throws {
         let start = ContinuousClock.now
-        var random = SeededRandom(seed: 2)
+        var random = RegistryRNG(seed: 2)
         var schedule = Self.planned(start, outcome: .timeout, servesCurrent: false)
         var now = start
         for expected in [120, 240, 480] {
@@ -80,7 +80,7 @@ import Testing
 
     @Test func aPublishBringsTheNextFetchForwardAndNeverBack() throws {
         let now = ContinuousClock.now
-        var random = SeededRandom(seed: 3)
+        var random = RegistryRNG(seed: 3)
         var schedule = Self.planned(now, outcome: .served, servesCurrent: true)
         #expect(try #require(schedule.plans[Self.aasa]).due == now + .seconds(3600))
         // Revision 4 published ten seconds later: due within the pending interval from then.
@@ -101,7 +101,7 @@ import Testing
 
     @Test func aNewObserverStartsFromTheStoredObservations() throws {
         let now = ContinuousClock.now
-        var random = SeededRandom(seed: 4)
+        var random = RegistryRNG(seed: 4)
         var schedule = DeliverySchedule(timing: Self.timing)
         let history: [DocumentKey: DeliverySchedule.History] = [
             // Current, observed 20 minutes ago: due in 40.
@@ -122,7 +122,7 @@ import Testing
 
     @Test func dueIsMostOverdueFirstAndLimited() {
         let now = ContinuousClock.now
-        var random = SeededRandom(seed: 5)
+        var random = RegistryRNG(seed: 5)
         var schedule = DeliverySchedule(timing: Self.timing)
         let keys = (0..<5).map { DocumentKey(host: "h\($0).example.com", kind: .aasa) }
         // Key i was observed i minutes ago (current): due in 60 - i minutes.
@@ -138,7 +138,7 @@ import Testing
 
     @Test func aRemovedDocumentIsForgotten() {
         let now = ContinuousClock.now
-        var random = SeededRandom(seed: 6)
+        var random = RegistryRNG(seed: 6)
         var schedule = Self.planned(now, outcome: .served, servesCurrent: true)
         schedule.sync(current: [Self.links: 1], history: { _ in nil }, now: now, using: &random)
         #expect(schedule.plans[Self.aasa] == nil)
@@ -150,7 +150,7 @@ import Testing
     @Test func jitterStaysWithinItsFraction() throws {
         var timing = Self.timing
         timing.jitter = 0.1
-        var random = SeededRandom(seed: 7)
+        var random = RegistryRNG(seed: 7)
         var schedule = DeliverySchedule(timing: timing)
         let now = ContinuousClock.now
         var waits: Set<Duration> = []

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import RouteCore
 @testable import RouteMatching
 
 @Suite struct VersionTests {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import RouteCore
 @testable import RouteMatching
 
 /// `LinkURL` and `FallbackURL` parse UTF-8 bytes for speed; these tests hold them equal to the

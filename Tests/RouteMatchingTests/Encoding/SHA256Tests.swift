@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import RouteCore
 @testable import RouteMatching
 
 /// FIPS 180-4 / NIST test vectors, including the padding edge cases at 55, 56 and 64 bytes.

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import RouteCore
 @testable import RouteMatching
 
 /// The indexed `firstMatch` must give exactly the linear scan's answer, and the flattened pattern program

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import RouteCore
 @testable import RouteMatching
 
 /// User variables are matched through `ValueTrie` (plain values walked from every position at once, shared by
