@@ -136,8 +136,9 @@ extension RegistryService {
     public func linkStats(domain: String, code: String) throws(RegistryError) -> API.LinksStats.Output {
         let domain = domain.lowercased()
         guard links.link(domain: domain, code: code) != nil else { throw RegistryError.notFound(.link(domain, code)) }
-        let stored = try mapped { try store.read { tx in try store.clicks.counts(domain: domain, code: code, in: tx) } }
-        let counts = registryLinks.counts(domain: domain, code: code, stored: stored)
+        let counts = try registryLinks.counts(domain: domain, code: code) { () throws(RegistryError) in
+            try mapped { try store.read { tx in try store.clicks.counts(domain: domain, code: code, in: tx) } }
+        }
         let rows = counts.map {
             API.LinksStats.Count(
                 day: $0.key.day, platform: $0.key.platform, outcome: $0.key.outcome, source: $0.key.source,
@@ -152,10 +153,9 @@ extension RegistryService {
     /// The domain's misses of the last `API.LinksStats.missDays` days, stored and not written yet.
     private func domainMisses(_ domain: String) throws(RegistryError) -> [API.LinksStats.Miss] {
         let since = ClickCounter.dayText(Int(Date().timeIntervalSince1970 / 86_400) - API.LinksStats.missDays + 1)
-        let stored = try mapped {
-            try store.read { tx in try store.misses.counts(domain: domain, since: since, in: tx) }
+        let counts = try registryLinks.misses(domain: domain, since: since) { () throws(RegistryError) in
+            try mapped { try store.read { tx in try store.misses.counts(domain: domain, since: since, in: tx) } }
         }
-        let counts = registryLinks.misses(domain: domain, since: since, stored: stored)
         return counts.map { API.LinksStats.Miss(day: $0.key.day, outcome: $0.key.outcome, count: $0.value) }
             .sorted { ($1.day, $0.outcome) < ($0.day, $1.outcome) }
     }

@@ -17,6 +17,12 @@ final class RegistryLinks: Sendable {
     let caps = ClickCaps()
     private let store: Store
     private let log: @Sendable (String) -> Void
+    /// Held by a flush from taking the counters out of memory until its commit, and by the reads that add
+    /// memory's counts to the database's: in between, neither side holds the flushed clicks, so a
+    /// `Links.Stats` read then would miss them.
+    private let flushing = DeadlineLock()
+    /// How long such a read waits for a flush in progress.
+    static let statsWait: Duration = .seconds(2)
 
     init(store: Store, log: @escaping @Sendable (String) -> Void) {
         self.store = store
@@ -45,15 +51,21 @@ final class RegistryLinks: Sendable {
     /// Writes the clicks and misses counted since the last flush; on failure they are kept for the next one.
     func flush(deadline: ContinuousClock.Instant) {
         defer { if index.hasCapped { refreshCaps(deadline: deadline) } }
-        let counts = counter.take()
-        let misses = counter.takeMisses()
-        guard !counts.isEmpty || !misses.isEmpty else { return }
-        do { try store.addClicks(counts, misses: misses, deadline: deadline) } catch {
-            counter.restore(counts)
-            counter.restoreMisses(misses)
-            log(
-                "links: writing \(counts.count + misses.count) click counters failed (\(error)); kept for the next flush"
-            )
+        do {
+            try flushing.withLock(until: deadline) {
+                let counts = counter.take()
+                let misses = counter.takeMisses()
+                guard !counts.isEmpty || !misses.isEmpty else { return }
+                do { try store.addClicks(counts, misses: misses, deadline: deadline) } catch {
+                    counter.restore(counts)
+                    counter.restoreMisses(misses)
+                    log(
+                        "links: writing \(counts.count + misses.count) click counters failed (\(error)); "
+                            + "kept for the next flush")
+                }
+            }
+        } catch {
+            log("links: a stats read held the click counters past the flush's deadline; flushed next time")
         }
     }
 
@@ -75,21 +87,41 @@ final class RegistryLinks: Sendable {
         return stored
     }
 
-    /// The link's click counts: those stored plus those not flushed yet.
-    func counts(domain: String, code: String, stored: [(key: ClickKey, count: Int)]) -> [ClickKey: Int] {
-        var counts: [ClickKey: Int] = [:]
-        for (key, count) in stored { counts[key, default: 0] += count }
-        for (key, count) in counter.pending(domain: domain, code: code) { counts[key, default: 0] += count }
-        return counts
+    /// The link's click counts: those `stored` reads from the database plus those not flushed yet, read
+    /// with no flush in between (see `flushing`).
+    func counts(
+        domain: String, code: String, stored: () throws(RegistryError) -> [(key: ClickKey, count: Int)]
+    ) throws(RegistryError) -> [ClickKey: Int] {
+        try whileNoFlush { () throws(RegistryError) -> [ClickKey: Int] in
+            var counts: [ClickKey: Int] = [:]
+            for (key, count) in try stored() { counts[key, default: 0] += count }
+            for (key, count) in counter.pending(domain: domain, code: code) { counts[key, default: 0] += count }
+            return counts
+        }
     }
 
-    /// The domain's misses since the day `since` (`yyyy-mm-dd`): those stored plus those not flushed yet.
-    func misses(domain: String, since: String, stored: [(key: LinkMissKey, count: Int)]) -> [LinkMissKey: Int] {
-        var counts: [LinkMissKey: Int] = [:]
-        for (key, count) in stored { counts[key, default: 0] += count }
-        for (key, count) in counter.pendingMisses(domain: domain) where key.day >= since {
-            counts[key, default: 0] += count
+    /// The domain's misses since the day `since` (`yyyy-mm-dd`): those `stored` reads plus those not flushed
+    /// yet, with no flush in between.
+    func misses(
+        domain: String, since: String, stored: () throws(RegistryError) -> [(key: LinkMissKey, count: Int)]
+    ) throws(RegistryError) -> [LinkMissKey: Int] {
+        try whileNoFlush { () throws(RegistryError) -> [LinkMissKey: Int] in
+            var counts: [LinkMissKey: Int] = [:]
+            for (key, count) in try stored() { counts[key, default: 0] += count }
+            for (key, count) in counter.pendingMisses(domain: domain) where key.day >= since {
+                counts[key, default: 0] += count
+            }
+            return counts
         }
-        return counts
+    }
+
+    private func whileNoFlush<T>(_ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
+        do {
+            return try flushing.withLock(until: .now + Self.statsWait) { () throws(RegistryError) -> T in try body() }
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw RegistryError(.internal, "\(error)")
+        }
     }
 }
