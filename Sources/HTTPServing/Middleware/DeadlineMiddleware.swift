@@ -1,4 +1,4 @@
-/// Reads the caller's deadline, `X-Request-Timeout-Ms` (0 to one day), into `request.deadline`: every wait
+/// Reads the caller's deadline, `X-Request-Timeout-Ms` (0 to one day), into `request.context.deadline`: every wait
 /// the request causes ends by it. A malformed value is not refused here: the route answers it in its own
 /// protocol (a JSON-RPC error naming the header).
 public struct DeadlineMiddleware: HTTPMiddleware {
@@ -12,7 +12,8 @@ public struct DeadlineMiddleware: HTTPMiddleware {
     public init() {}
 
     public func respond(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
-        request.deadline = Self.parse(request.header(Self.header))
+        // Nothing stored without the header: the default is "no deadline", and most requests send none.
+        if let value = request.header(Self.header) { request.context.deadline = Self.parse(value) }
         return next(request)
     }
 
@@ -28,5 +29,18 @@ public struct DeadlineMiddleware: HTTPMiddleware {
         return .failure(
             HeaderRefusal(
                 header: header, description: "must be a whole number of milliseconds between 0 and \(maxTimeoutMs)"))
+    }
+}
+
+/// The caller's deadline, as `DeadlineMiddleware` read it.
+public enum DeadlineKey: RequestContextKey {
+    public static var defaultValue: Result<ContinuousClock.Instant?, HeaderRefusal> { .success(nil) }
+}
+
+extension RequestContext {
+    /// The caller's deadline (`DeadlineMiddleware`): nil without one; a refusal names the header and the rule.
+    public var deadline: Result<ContinuousClock.Instant?, HeaderRefusal> {
+        get { self[DeadlineKey.self] }
+        set { self[DeadlineKey.self] = newValue }
     }
 }
