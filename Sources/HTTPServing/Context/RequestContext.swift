@@ -3,37 +3,73 @@
 /// (`RequestContextKey`) and accessor where it is implemented, so a new one does not edit `HTTPRequest`.
 ///
 /// A key read but never written gives its `defaultValue`. The values are kept in a short list scanned
-/// linearly: a request carries a handful at most, and a request that stores none (every GET of the
-/// well-known files, every short link) allocates nothing.
+/// linearly (a request carries a handful at most), and the first `inlineCapacity` of them live in the
+/// request object itself: storing a value of up to three words (a `String?`, an array, an instant)
+/// allocates nothing, so neither a GET that stores none nor a `POST /rpc` that stores its methods, token
+/// and deadline pays an allocation for its context.
 ///
 /// Lives in `HTTPRequest.context`, so it shares the request's threading: touched on the thread that runs the
 /// request's middleware and responder, one at a time.
 public struct RequestContext: Sendable {
-    private struct Entry: Sendable {
-        let key: ObjectIdentifier
-        var value: any Sendable
+    /// One stored value and the key it was stored under.
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline let key: ObjectIdentifier
+        @usableFromInline var value: any Sendable
+
+        @inlinable
+        init(key: ObjectIdentifier, value: any Sendable) {
+            self.key = key
+            self.value = value
+        }
     }
 
-    private var entries: [Entry] = []
+    /// How many values are kept inline (`inline`'s size); those stored after them go to an array.
+    static var inlineCapacity: Int { 4 }
 
-    public init() {}
+    /// The first values, filled in order: the first empty slot ends the list.
+    @usableFromInline var inline: InlineArray<4, Entry?>
+    /// Values past the inline ones (none so far: three keys exist).
+    @usableFromInline var overflow: [Entry]
+
+    @inlinable
+    public init() {
+        inline = InlineArray(repeating: nil)
+        overflow = []
+    }
 
     /// The value stored under `key`, or the key's default.
+    ///
+    /// `@inlinable`, so a key declared in another module is read and written through a specialized copy:
+    /// unspecialized, each access would look up the key's metadata and witnesses at run time.
+    @inlinable
     public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
         get {
             let id = ObjectIdentifier(key)
-            for entry in entries where entry.key == id {
+            for index in inline.indices {
+                guard let entryKey = inline[index]?.key else { return Key.defaultValue }
                 // Only the setter below stores under `id`, always a `Key.Value`.
-                return entry.value as! Key.Value
+                if entryKey == id { return inline[index]!.value as! Key.Value }
             }
+            for entry in overflow where entry.key == id { return entry.value as! Key.Value }
             return Key.defaultValue
         }
         set {
             let id = ObjectIdentifier(key)
-            if let index = entries.firstIndex(where: { $0.key == id }) {
-                entries[index].value = newValue
+            for index in inline.indices {
+                guard let entryKey = inline[index]?.key else {
+                    inline[index] = Entry(key: id, value: newValue)
+                    return
+                }
+                if entryKey == id {
+                    inline[index]!.value = newValue
+                    return
+                }
+            }
+            if let index = overflow.firstIndex(where: { $0.key == id }) {
+                overflow[index].value = newValue
             } else {
-                entries.append(Entry(key: id, value: newValue))
+                overflow.append(Entry(key: id, value: newValue))
             }
         }
     }
@@ -48,6 +84,9 @@ public struct RequestContext: Sendable {
 ///     var tenant: String? { get { self[TenantKey.self] } set { self[TenantKey.self] = newValue } }
 /// }
 /// ```
+///
+/// Keep `Value` within three words (a `String?`, an array, a class reference, an instant) and it is stored
+/// without an allocation; a larger one is boxed by the existential it is kept in.
 public protocol RequestContextKey {
     associatedtype Value: Sendable
     /// What a request that never stored a value reads.

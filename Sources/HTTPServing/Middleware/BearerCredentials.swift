@@ -24,13 +24,13 @@ public struct BearerCredentials: HTTPMiddleware {
 }
 
 /// The token of `Authorization: Bearer …`, as `BearerCredentials` read it.
-public enum BearerTokenKey: RequestContextKey {
-    public static var defaultValue: String? { nil }
+enum BearerTokenKey: RequestContextKey {
+    static var defaultValue: String? { nil }
 }
 
 extension RequestContext {
     /// The token of `Authorization: Bearer …` (`BearerCredentials`); nil without one.
-    public var bearerToken: String? {
+    public internal(set) var bearerToken: String? {
         get { self[BearerTokenKey.self] }
         set { self[BearerTokenKey.self] = newValue }
     }

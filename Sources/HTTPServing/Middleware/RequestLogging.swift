@@ -87,8 +87,8 @@ public struct RequestLogging: HTTPMiddleware {
 }
 
 /// What a request called beyond its path (the JSON-RPC methods of a body), for its log line's `rpc`.
-public enum LoggedCallsKey: RequestContextKey {
-    public static var defaultValue: [String] { [] }
+enum LoggedCallsKey: RequestContextKey {
+    static var defaultValue: [String] { [] }
 }
 
 extension RequestContext {
