@@ -24,17 +24,22 @@ public struct RequestContext: Sendable {
         }
     }
 
-    /// How many values are kept inline (`inline`'s size); those stored after them go to an array.
+    /// How many values are kept inline (`keys`' and `values`' size); those stored after them go to an array.
     static var inlineCapacity: Int { 4 }
 
-    /// The first values, filled in order: the first empty slot ends the list.
-    @usableFromInline var inline: InlineArray<4, Entry?>
+    // Keys apart from values: a lookup scans plain words and copies only the value it returns.
+
+    /// The keys of the inline values, filled in order: the first nil ends the list.
+    @usableFromInline var keys: InlineArray<4, ObjectIdentifier?>
+    /// The value stored under `keys[i]`.
+    @usableFromInline var values: InlineArray<4, (any Sendable)?>
     /// Values past the inline ones (none so far: three keys exist).
     @usableFromInline var overflow: [Entry]
 
     @inlinable
     public init() {
-        inline = InlineArray(repeating: nil)
+        keys = InlineArray(repeating: nil)
+        values = InlineArray(repeating: nil)
         overflow = []
     }
 
@@ -46,23 +51,24 @@ public struct RequestContext: Sendable {
     public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
         get {
             let id = ObjectIdentifier(key)
-            for index in inline.indices {
-                guard let entryKey = inline[index]?.key else { return Key.defaultValue }
+            for index in keys.indices {
+                guard let stored = keys[index] else { return Key.defaultValue }
                 // Only the setter below stores under `id`, always a `Key.Value`.
-                if entryKey == id { return inline[index]!.value as! Key.Value }
+                if stored == id { return values[index]! as! Key.Value }
             }
             for entry in overflow where entry.key == id { return entry.value as! Key.Value }
             return Key.defaultValue
         }
         set {
             let id = ObjectIdentifier(key)
-            for index in inline.indices {
-                guard let entryKey = inline[index]?.key else {
-                    inline[index] = Entry(key: id, value: newValue)
+            for index in keys.indices {
+                guard let stored = keys[index] else {
+                    keys[index] = id
+                    values[index] = newValue
                     return
                 }
-                if entryKey == id {
-                    inline[index]!.value = newValue
+                if stored == id {
+                    values[index] = newValue
                     return
                 }
             }
@@ -84,6 +90,9 @@ public struct RequestContext: Sendable {
 ///     var tenant: String? { get { self[TenantKey.self] } set { self[TenantKey.self] = newValue } }
 /// }
 /// ```
+///
+/// Make the accessor's getter `@inlinable` (and the key `@usableFromInline`): called from another module, a
+/// getter that is not inlined first copies the whole context out of the request.
 ///
 /// Keep `Value` within three words (a `String?`, an array, a class reference, an instant) and it is stored
 /// without an allocation; a larger one is boxed by the existential it is kept in.

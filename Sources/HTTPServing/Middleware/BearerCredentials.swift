@@ -24,14 +24,15 @@ public struct BearerCredentials: HTTPMiddleware {
 }
 
 /// The token of `Authorization: Bearer …`, as `BearerCredentials` read it.
+@usableFromInline
 enum BearerTokenKey: RequestContextKey {
-    static var defaultValue: String? { nil }
+    @inlinable static var defaultValue: String? { nil }
 }
 
 extension RequestContext {
     /// The token of `Authorization: Bearer …` (`BearerCredentials`); nil without one.
     public internal(set) var bearerToken: String? {
-        get { self[BearerTokenKey.self] }
+        @inlinable get { self[BearerTokenKey.self] }
         set { self[BearerTokenKey.self] = newValue }
     }
 }

@@ -30,18 +30,20 @@ public struct DeadlineMiddleware: HTTPMiddleware {
     }
 
     /// Why a malformed value is refused.
-    static var refusal: HeaderRefusal {
+    @usableFromInline static var refusal: HeaderRefusal {
         HeaderRefusal(
             header: header, description: "must be a whole number of milliseconds between 0 and \(maxTimeoutMs)")
     }
 }
 
 /// A present `X-Request-Timeout-Ms`, as `DeadlineMiddleware` read it.
+@usableFromInline
 enum CallerDeadline: Sendable {
     case at(ContinuousClock.Instant)
     case malformed
 
     /// What `request.context.deadline` reads: nil without the header.
+    @inlinable
     static func result(_ deadline: CallerDeadline?) -> Result<ContinuousClock.Instant?, HeaderRefusal> {
         switch deadline {
         case nil: .success(nil)
@@ -52,12 +54,14 @@ enum CallerDeadline: Sendable {
 }
 
 /// The caller's deadline, as `DeadlineMiddleware` read it: nil without the header.
+@usableFromInline
 enum CallerDeadlineKey: RequestContextKey {
-    static var defaultValue: CallerDeadline? { nil }
+    @inlinable static var defaultValue: CallerDeadline? { nil }
 }
 
 extension RequestContext {
     /// The caller's deadline (`DeadlineMiddleware`): nil without one; a refusal names the header and the rule.
+    @inlinable
     public var deadline: Result<ContinuousClock.Instant?, HeaderRefusal> {
         CallerDeadline.result(self[CallerDeadlineKey.self])
     }

@@ -87,14 +87,15 @@ public struct RequestLogging: HTTPMiddleware {
 }
 
 /// What a request called beyond its path (the JSON-RPC methods of a body), for its log line's `rpc`.
+@usableFromInline
 enum LoggedCallsKey: RequestContextKey {
-    static var defaultValue: [String] { [] }
+    @inlinable static var defaultValue: [String] { [] }
 }
 
 extension RequestContext {
     /// What the request called beyond its path, written into its log line by `RequestLogging`.
     public var loggedCalls: [String] {
-        get { self[LoggedCallsKey.self] }
-        set { self[LoggedCallsKey.self] = newValue }
+        @inlinable get { self[LoggedCallsKey.self] }
+        @inlinable set { self[LoggedCallsKey.self] = newValue }
     }
 }
