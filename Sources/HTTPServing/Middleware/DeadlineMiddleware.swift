@@ -17,8 +17,8 @@ public struct DeadlineMiddleware: HTTPMiddleware {
         return next(request)
     }
 
-    /// What a present header says, kept small enough for the context's inline storage (the refusal's text is
-    /// the same for every malformed value, so it is made only when read).
+    /// What a present header says, small enough for the existential the context keeps it in (no box): the
+    /// refusal's text is the same for every malformed value, so it is made only when read.
     static func read(_ value: String) -> CallerDeadline {
         let text = value.trimmingSpaces
         if !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ms = Int(text),
