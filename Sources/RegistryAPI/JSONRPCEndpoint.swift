@@ -20,8 +20,8 @@ public struct JSONRPCEndpoint: Sendable {
         }
         let requestID = request.requestID
         let transport = RPCTransport(
-            requestID: requestID, bearerToken: request.bearerToken,
-            deadline: request.deadline.mapError { .invalidArgument(field: $0.header, $0.description) },
+            requestID: requestID, bearerToken: request.context.bearerToken,
+            deadline: request.context.deadline.mapError { .invalidArgument(field: $0.header, $0.description) },
             host: request.host, userAgent: request.header("User-Agent"), remoteAddress: request.clientAddress)
         // The deferral starts only for a request that does not answer now (a long poll, a call run on the
         // offload queue): it costs a closure and the request's lock.
@@ -29,7 +29,7 @@ public struct JSONRPCEndpoint: Sendable {
             let deliver = request.deferral()
             return { reply in deliver(Self.response(reply, requestID: requestID)) }
         }
-        request.logMethods = dispatched.methods
+        if !dispatched.methods.isEmpty { request.context.loggedCalls = dispatched.methods }
         switch dispatched.outcome {
         case .reply(let reply): return .respond(Self.response(reply, requestID: requestID))
         case .pending(let cancel): return .later(cancel: cancel)

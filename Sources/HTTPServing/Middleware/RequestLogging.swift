@@ -42,10 +42,11 @@ public struct RequestLogging: HTTPMiddleware {
             line.string(request.method)
             line.key("path")
             line.string(request.path)
-            if !request.logMethods.isEmpty {
+            let calls = request.context.loggedCalls
+            if !calls.isEmpty {
                 line.key("rpc")
                 line.writeByte(UInt8(ascii: "["))
-                for (index, method) in request.logMethods.enumerated() {
+                for (index, method) in calls.enumerated() {
                     if index > 0 { line.writeByte(UInt8(ascii: ",")) }
                     line.string(method)
                 }
@@ -82,5 +83,19 @@ public struct RequestLogging: HTTPMiddleware {
                 line.string(utf8: UnsafeBufferPointer(start: $0, count: length))
             }
         }
+    }
+}
+
+/// What a request called beyond its path (the JSON-RPC methods of a body), for its log line's `rpc`.
+@usableFromInline
+enum LoggedCallsKey: RequestContextKey {
+    @inlinable static var defaultValue: [String] { [] }
+}
+
+extension RequestContext {
+    /// What the request called beyond its path, written into its log line by `RequestLogging`.
+    public var loggedCalls: [String] {
+        @inlinable get { self[LoggedCallsKey.self] }
+        @inlinable set { self[LoggedCallsKey.self] = newValue }
     }
 }

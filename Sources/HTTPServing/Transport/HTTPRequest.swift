@@ -51,12 +51,9 @@ public final class HTTPRequest: @unchecked Sendable {
     var answered = false
     /// The `handler` label of the metrics: the route's, or `other` for what no route (or no document) answers.
     public var handlerLabel: String = "other"
-    /// What the request called beyond its path, for its log line (the JSON-RPC methods of a body).
-    public var logMethods: [String] = []
-    /// The caller's deadline (`DeadlineMiddleware`): nil without one; a refusal names the header and the rule.
-    public var deadline: Result<ContinuousClock.Instant?, HeaderRefusal> = .success(nil)
-    /// The token of `Authorization: Bearer …` (`BearerCredentialsMiddleware`).
-    public var bearerToken: String?
+    /// What middleware and the responder learned beyond the HTTP (deadline, credentials, what the log
+    /// line names), each under its own typed key.
+    public var context = RequestContext()
 
     private var number: UInt64 = 0
     private var idText: String?
