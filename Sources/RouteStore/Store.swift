@@ -135,6 +135,13 @@ public final class Store: Sendable {
         try database.withTransaction(isolation: .repeatableRead, readOnly: true, deadline: deadline, body)
     }
 
+    /// Refreshes the planner's statistics of `links` (`ANALYZE`). After a bulk import the table's recorded
+    /// size lags until autovacuum's next look (a minute by default), and until then a single link write
+    /// was planned as for an empty table: 24 ms at 100,000 links against 3 ms after an ANALYZE.
+    public func analyzeLinks(deadline: ContinuousClock.Instant) throws {
+        try database.withTransaction(deadline: deadline) { tx in _ = try tx.query("ANALYZE links") }
+    }
+
     /// Everything the generators need, read from one snapshot.
     public func loadRegistry() throws -> Registry {
         try read { tx in try loadRegistry(in: tx) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RouteCore
 import RouteStore
 
@@ -23,6 +24,8 @@ final class RegistryLinks: Sendable {
     private let flushing = DeadlineLock()
     /// How long such a read waits for a flush in progress.
     static let statsWait: Duration = .seconds(2)
+    /// The links held when this server last had the table's statistics refreshed (`analyzeIfGrown`).
+    private let analyzedAt = Atomic<Int>(0)
 
     init(store: Store, log: @escaping @Sendable (String) -> Void) {
         self.store = store
@@ -45,6 +48,25 @@ final class RegistryLinks: Sendable {
     func refreshAfterWrite() {
         do { try index.catchUp(from: store, deadline: .now + .seconds(2)) } catch {
             log("links: reading new links failed (\(error)); the next refresh reads them")
+        }
+        analyzeIfGrown()
+    }
+
+    /// Has the planner's statistics of `links` refreshed, off the request, each time the links held have
+    /// more than doubled (and grown by 1,000) since the last time: a bulk import is planned for at once
+    /// instead of after autovacuum's next look, at a logarithmic number of `ANALYZE`s in all.
+    private func analyzeIfGrown() {
+        let held = index.count
+        let last = analyzedAt.load(ordering: .relaxed)
+        guard held >= 2 * last + 1_000,
+            analyzedAt.compareExchange(expected: last, desired: held, ordering: .relaxed).exchanged
+        else { return }
+        let store = store
+        let log = log
+        DispatchQueue.global(qos: .utility).async {
+            do { try store.analyzeLinks(deadline: .now + .seconds(10)) } catch {
+                log("links: refreshing the table's statistics failed (\(error)); autovacuum will")
+            }
         }
     }
 
