@@ -109,37 +109,32 @@ final class RegistryLinks: Sendable {
         return stored
     }
 
-    /// The link's click counts: those `stored` reads from the database plus those not flushed yet, read
-    /// with no flush in between (see `flushing`).
+    /// The link's click counts: those `stored` reads from the database plus those not flushed yet.
     func counts(
         domain: String, code: String, stored: () throws(RegistryError) -> [(key: ClickKey, count: Int)]
     ) throws(RegistryError) -> [ClickKey: Int] {
-        try whileNoFlush { () throws(RegistryError) -> [ClickKey: Int] in
-            var counts: [ClickKey: Int] = [:]
-            for (key, count) in try stored() { counts[key, default: 0] += count }
-            for (key, count) in counter.pending(domain: domain, code: code) { counts[key, default: 0] += count }
-            return counts
-        }
+        try adding(stored) { counter.pending(domain: domain, code: code) }
     }
 
     /// The domain's misses since the day `since` (`yyyy-mm-dd`): those `stored` reads plus those not flushed
-    /// yet, with no flush in between.
+    /// yet.
     func misses(
         domain: String, since: String, stored: () throws(RegistryError) -> [(key: LinkMissKey, count: Int)]
     ) throws(RegistryError) -> [LinkMissKey: Int] {
-        try whileNoFlush { () throws(RegistryError) -> [LinkMissKey: Int] in
-            var counts: [LinkMissKey: Int] = [:]
-            for (key, count) in try stored() { counts[key, default: 0] += count }
-            for (key, count) in counter.pendingMisses(domain: domain) where key.day >= since {
-                counts[key, default: 0] += count
-            }
-            return counts
-        }
+        try adding(stored) { counter.pendingMisses(domain: domain).filter { $0.key.day >= since } }
     }
 
-    private func whileNoFlush<T>(_ body: () throws(RegistryError) -> T) throws(RegistryError) -> T {
+    /// `stored` plus `pending`, read with no flush in between (see `flushing`).
+    private func adding<Key: Hashable>(
+        _ stored: () throws(RegistryError) -> [(key: Key, count: Int)], _ pending: () -> [Key: Int]
+    ) throws(RegistryError) -> [Key: Int] {
         do {
-            return try flushing.withLock(until: .now + Self.statsWait) { () throws(RegistryError) -> T in try body() }
+            return try flushing.withLock(until: .now + Self.statsWait) { () throws(RegistryError) -> [Key: Int] in
+                var counts: [Key: Int] = [:]
+                for (key, count) in try stored() { counts[key, default: 0] += count }
+                for (key, count) in pending() { counts[key, default: 0] += count }
+                return counts
+            }
         } catch let error as RegistryError {
             throw error
         } catch {
