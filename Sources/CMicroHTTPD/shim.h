@@ -60,7 +60,7 @@ static inline void *routereg_mhd_uri_length(void *cls, const char *uri, struct M
     return (void *)(uintptr_t)((strlen(uri) << 2) | escaped | 1);
 }
 
-/// What routereg_mhd_head_check finds wrong with a request's headers (bits of its result).
+/// What routereg_mhd_read_head finds wrong with a request's headers (bits of its result).
 enum {
     ROUTEREG_HEAD_HOST_NUL = 1,       /* the Host value hides bytes after a NUL */
     ROUTEREG_HEAD_HOST_TWICE = 2,     /* more than one Host header */
@@ -68,7 +68,7 @@ enum {
     ROUTEREG_HEAD_LENGTH_AND_TE = 8,  /* Content-Length together with Transfer-Encoding */
 };
 
-/// Every header of a request, scanned once for routereg_mhd_head_check.
+/// Every header of a request, scanned once for routereg_mhd_read_head.
 typedef struct routereg_mhd_head_scan {
     const char *keys[64];
     int count;
@@ -98,15 +98,22 @@ static inline enum MHD_Result routereg_mhd_scan_head(void *cls, enum MHD_ValueKi
     return MHD_YES;
 }
 
-/// One pass over a request's headers for what the server refuses from the head alone (ROUTEREG_HEAD_* bits;
-/// 0 when nothing is wrong). libmicrohttpd 0.9.75 takes the first of two Host or Content-Length headers and
+/// What one pass over a request's headers found: its problems (ROUTEREG_HEAD_* bits; 0 when nothing is wrong)
+/// and its first `Content-Length` value as sent (NULL without one; valid until the request completes).
+typedef struct routereg_mhd_head {
+    int problems;
+    const char *content_length;
+} routereg_mhd_head;
+
+/// One pass over a request's headers for what the server refuses from the head alone, and the body's declared
+/// length. libmicrohttpd 0.9.75 takes the first of two Host or Content-Length headers and
 /// lets Transfer-Encoding silently override Content-Length; a proxy in front may have read the other one,
 /// so such a request could mean two things (request smuggling): it is refused instead (RFC 9112, 6.3).
 /// A Host value hiding bytes after a NUL (`Host: m.badoo.com<NUL>.evil`): libmicrohttpd hands values out as
 /// C strings (its sizes are strlen too), so the value would look like `m.badoo.com`. In its parsed header
 /// block a value's terminator is followed by the rest of the line ending (NUL, CR or LF) or, for a bare-LF
 /// line, by the next header's key; anything else was hidden by a NUL.
-static inline int routereg_mhd_head_check(struct MHD_Connection *connection) {
+static inline routereg_mhd_head routereg_mhd_read_head(struct MHD_Connection *connection) {
     routereg_mhd_head_scan scan;
     memset(&scan, 0, sizeof scan);
     MHD_get_connection_values(connection, MHD_HEADER_KIND, routereg_mhd_scan_head, &scan);
@@ -123,7 +130,7 @@ static inline int routereg_mhd_head_check(struct MHD_Connection *connection) {
             if (!known) problems |= ROUTEREG_HEAD_HOST_NUL;
         }
     }
-    return problems;
+    return (routereg_mhd_head){problems, scan.length};
 }
 
 /// Swift cannot call the variadic MHD_start_daemon: this builds the option array in C (MHD_OPTION_ARRAY).

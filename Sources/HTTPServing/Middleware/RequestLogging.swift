@@ -28,7 +28,7 @@ public struct RequestLogging: HTTPMiddleware {
 
     public func finished(_ request: HTTPRequest) {
         guard log.isEnabled else { return }
-        let nanos = DispatchTime.now().uptimeNanoseconds - request.startNanos
+        let nanos = request.durationNanos
         log.line { line in
             line.key("ts", first: true)
             line.timestamp()

@@ -15,7 +15,7 @@ public struct RequestMetrics: HTTPMiddleware {
     }
 
     public func finished(_ request: HTTPRequest) {
-        let nanos = DispatchTime.now().uptimeNanoseconds - request.startNanos
+        let nanos = request.durationNanos
         metrics.requestFinished(handler: request.handlerLabel, code: request.status, seconds: Double(nanos) / 1e9)
     }
 }

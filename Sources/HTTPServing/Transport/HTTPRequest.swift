@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: libmicrohttpd calls the access handler of a connection on one thread at a time,
 /// so the plain stored properties are only touched serially; the one piece shared with other threads (the
-/// answer of a deferred request) is behind `deferred`'s mutex.
+/// answer of a deferred request) is behind `deferred`'s mutex. For the same reason the stored properties opt
+/// out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): every request paid for a dozen of them.
 public final class HTTPRequest: @unchecked Sendable {
     /// A deferred request's progress. `waiting` until the responder's work completes; `suspended` once the
     /// connection was suspended; `ready` holds the answer until the access handler queues it.
@@ -32,37 +33,42 @@ public final class HTTPRequest: @unchecked Sendable {
     /// The unescaped path, without the query.
     public let path: String
     /// The route's parameters (`{app}` of `/canopen/v1/{app}/…`), by name.
-    public internal(set) var parameters: RouteParameters = .none
+    @exclusivity(unchecked) public internal(set) var parameters: RouteParameters = .none
     /// The route that answers, and what the router decided.
-    var resolution: Router.Resolution = .notFound
+    @exclusivity(unchecked) var resolution: Router.Resolution = .notFound
     /// A NUL or control character in the target (raw or `%00`), which libmicrohttpd's C strings would cut.
     let targetHoldsControlCharacters: Bool
     let startNanos: UInt64
+    /// When libmicrohttpd was done with it (set by the transport before the `finished` hooks), so the log and
+    /// metrics read one clock for its duration.
+    @exclusivity(unchecked) var finishedNanos: UInt64 = 0
     /// The `Content-Length` header, read with the head.
     let contentLength: Int?
+    /// What `routereg_mhd_read_head` found wrong with the headers (`ROUTEREG_HEAD_*` bits; 0: nothing).
+    let headProblems: Int
 
     /// The body of a route that takes one (others' bodies are counted, not kept).
-    public internal(set) var body: [UInt8] = []
-    var receivedBytes = 0
-    var bodyTooLarge = false
+    @exclusivity(unchecked) public internal(set) var body: [UInt8] = []
+    @exclusivity(unchecked) var receivedBytes = 0
+    @exclusivity(unchecked) var bodyTooLarge = false
     /// The HTTP status sent, for the log and metrics.
-    public internal(set) var status: Int = 0
+    @exclusivity(unchecked) public internal(set) var status: Int = 0
     /// Answered already (an early refusal): later access-handler calls only drain.
-    var answered = false
+    @exclusivity(unchecked) var answered = false
     /// The `handler` label of the metrics: the route's, or `other` for what no route (or no document) answers.
-    public var handlerLabel: String = "other"
+    @exclusivity(unchecked) public var handlerLabel: String = "other"
     /// What middleware and the responder learned beyond the HTTP (deadline, credentials, what the log
     /// line names), each under its own typed key.
-    public var context = RequestContext()
+    @exclusivity(unchecked) public var context = RequestContext()
 
-    private var number: UInt64 = 0
-    private var idText: String?
-    private var normalizedHost: String?
+    @exclusivity(unchecked) private var number: UInt64 = 0
+    @exclusivity(unchecked) private var idText: String?
+    @exclusivity(unchecked) private var normalizedHost: String?
 
     let deferred = Mutex<DeferredPhase>(.idle)
     /// Whether `deferral()` was called (set and read on the transport's thread only): an answer given now
     /// then has to close the deferral, and one never deferred need not take the lock.
-    var deferralStarted = false
+    @exclusivity(unchecked) var deferralStarted = false
 
     init(
         connection: OpaquePointer, core: ServerCore, method: String, path: String,
@@ -74,10 +80,14 @@ public final class HTTPRequest: @unchecked Sendable {
         self.path = path
         self.targetHoldsControlCharacters = targetHoldsControlCharacters
         self.startNanos = DispatchTime.now().uptimeNanoseconds
-        self.contentLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap {
-            Int(String(cString: $0).trimmingSpaces)
-        }
+        // One pass over the headers for the guard's checks and the declared length.
+        let head = routereg_mhd_read_head(connection)
+        self.headProblems = Int(head.problems)
+        self.contentLength = head.content_length.flatMap { Int(String(cString: $0).trimmingSpaces) }
     }
+
+    /// Nanoseconds from the head's arrival to the end of the exchange.
+    var durationNanos: UInt64 { finishedNanos &- startNanos }
 
     /// A request header's value, or nil.
     public func header(_ name: String) -> String? {
@@ -97,9 +107,6 @@ public final class HTTPRequest: @unchecked Sendable {
             test(UnsafeBufferPointer(start: $0, count: count))
         }
     }
-
-    /// What `routereg_mhd_head_check` finds wrong with the headers (`ROUTEREG_HEAD_*` bits; 0: nothing).
-    var headProblems: Int { Int(routereg_mhd_head_check(connection)) }
 
     /// The normalized `Host`: lower case, no port, no trailing dot (`HostName.normalize`).
     public var host: String {

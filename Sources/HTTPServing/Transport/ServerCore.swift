@@ -19,7 +19,13 @@ final class ServerCore: Sendable {
 
     let configuration: HTTPServerConfiguration
     let router: Router
-    /// The server's middleware and the router's, outermost first, by the hook they implement.
+    /// The server's own middleware, outermost first: metrics first (a refused request is still counted), the
+    /// guard before anything reads the request, the log last (it writes what the others decided). Held by
+    /// their types, so every request calls them directly rather than through an existential each.
+    let requestMetrics: RequestMetrics
+    let requestGuard: RequestGuard
+    let requestLogging: RequestLogging
+    /// The router's middleware (inside the server's), outermost first, by the hook they implement.
     let headMiddleware: [any HTTPMiddleware]
     let respondMiddleware: [any HTTPMiddleware]
     let finishMiddleware: [any HTTPMiddleware]
@@ -43,13 +49,10 @@ final class ServerCore: Sendable {
         self.router = router
         self.metrics = metrics
         self.log = log
-        // Metrics first (a refused request is still counted), the guard before anything reads the request,
-        // the log last (it writes what the others decided).
-        let middleware: [any HTTPMiddleware] =
-            [
-                RequestMetrics(metrics: metrics), RequestGuard(maxBodyBytes: configuration.maxBodyBytes),
-                RequestLogging(log: log, clientAddress: configuration.logClientAddress),
-            ] + router.middleware
+        requestMetrics = RequestMetrics(metrics: metrics)
+        requestGuard = RequestGuard(maxBodyBytes: configuration.maxBodyBytes)
+        requestLogging = RequestLogging(log: log, clientAddress: configuration.logClientAddress)
+        let middleware = router.middleware
         headMiddleware = middleware.filter { $0.hooks.contains(.head) }
         respondMiddleware = middleware.filter { $0.hooks.contains(.respond) }
         finishMiddleware = middleware.filter { $0.hooks.contains(.finished) }
@@ -97,6 +100,9 @@ final class ServerCore: Sendable {
                 request.body.reserveCapacity(length)
             }
         }
+        _ = requestMetrics.head(request)
+        if let refusal = requestGuard.head(request) { return refusal }
+        _ = requestLogging.head(request)
         for middleware in headMiddleware {
             if let refusal = middleware.head(request) { return refusal }
         }
@@ -216,11 +222,14 @@ final class ServerCore: Sendable {
         }
         inFlight.add(-1)
         drain.changed()
+        request.finishedNanos = DispatchTime.now().uptimeNanoseconds
         if case .route(let route) = request.resolution {
             for middleware in route.middleware.reversed() where middleware.hooks.contains(.finished) {
                 middleware.finished(request)
             }
         }
         for middleware in finishMiddleware.reversed() { middleware.finished(request) }
+        requestLogging.finished(request)
+        requestMetrics.finished(request)
     }
 }
