@@ -53,7 +53,7 @@ public enum JSONString {
         out.writeByte(UInt8(ascii: "\""))
         // Most values (paths, URLs, ids, ETags) need no escape: checked, then copied whole, which is cheaper
         // than appending them byte by byte.
-        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard needsEscape(utf8) else {
             out.writeBytes(utf8)
             out.writeByte(UInt8(ascii: "\""))
             return
@@ -76,6 +76,34 @@ public enum JSONString {
             }
         }
         out.writeByte(UInt8(ascii: "\""))
+    }
+
+    /// Whether `utf8` holds a byte JSON escapes (a control character, `"` or `\\`). Eight bytes at a time:
+    /// every request's log line and every JSON answer asks it of its paths and URLs.
+    @inlinable
+    public static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Bit-twiddling existence tests (exact for "any byte"): a byte below 0x20, or equal to `"` or `\\`.
+        @inline(__always) func escapes(_ word: UInt64) -> Bool {
+            let control = (word &- ones &* 0x20) & ~word & highs
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let equal = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+            return control | equal != 0
+        }
+        var offset = 0
+        while offset + 8 <= utf8.count {
+            if escapes(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) { return true }
+            offset += 8
+        }
+        while offset < utf8.count {
+            let byte = base[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            offset += 1
+        }
+        return false
     }
 
     @inlinable

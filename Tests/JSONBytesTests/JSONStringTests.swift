@@ -39,4 +39,25 @@ import Testing
         #expect(!JSONString.appendPrintableASCII(value, to: &out))
         #expect(out == Array("kept".utf8))
     }
+
+    /// The word-at-a-time test agrees with the byte-by-byte definition: every byte value at every position of
+    /// every length up to 24, beside bytes that need no escape (ASCII and UTF-8 continuation bytes alike).
+    @Test func needsEscapeAgreesWithTheBytes() {
+        let fillers: [UInt8] = [UInt8(ascii: "a"), 0x7F, 0x80, 0xFF, UInt8(ascii: "!"), UInt8(ascii: "#")]
+        for length in 1...24 {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = [UInt8](repeating: fillers[(length + position) % fillers.count], count: length)
+                    bytes[position] = byte
+                    let expected = byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    let found = bytes.withUnsafeBufferPointer { JSONString.needsEscape($0) }
+                    if found != expected {
+                        Issue.record("byte \(byte) at \(position) of \(length): \(found), expected \(expected)")
+                        return
+                    }
+                }
+            }
+        }
+        #expect(!JSONString.needsEscape(UnsafeBufferPointer(start: nil, count: 0)))
+    }
 }
