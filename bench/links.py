@@ -13,6 +13,19 @@ IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605
          "Version/17.4 Mobile/15E148 Safari/604.1"
 TARGET = "https://www.lnk.example/p/1"
 HOST = "go.lnk.example"
+# A second app's link with no webhook, alternated with the first in the webhook phase: what a webhook costs
+# a click, read from the same rounds (nginx's own rate moves by a tenth between phases).
+PLAIN_TARGET = "https://www.lnq.example/p/1"
+PLAIN_HOST = "go.lnq.example"
+
+
+def seed_plain(client):
+    """The control link of the webhook phase: an app of its own, which no webhook is subscribed to."""
+    client.call("Apps.Create", app={"id": "lnq", "displayName": "Bench plain",
+                                    "ios": {"appIds": ["ABCDE12345.com.bench.lnq"], "appStoreId": "123456780"}})
+    client.call("Domains.Create", domain={"host": "www.lnq.example", "apps": ["lnq"]})
+    client.call("Domains.Create", domain={"host": PLAIN_HOST, "apps": ["lnq"], "links": True})
+    client.call("Links.Create", app="lnq", link={"code": "bench", "target": PLAIN_TARGET})
 
 
 def get(port, path, host, agent=None):
@@ -94,12 +107,19 @@ def phase_serving(registry, nginx_class, alternate, summarize, rounds, duration)
             receiver = WebhookReceiver()
             registry.client.call("Webhooks.Create", app="lnk", webhook={
                 "url": f"http://127.0.0.1:{receiver.port}/hook", "events": ["link.clicked"]})
+            seed_plain(registry.client)
+            status, headers, _ = get(registry.port, "/bench", PLAIN_HOST)
+            if status != 302 or headers.get("Location") != PLAIN_TARGET:
+                raise RuntimeError(f"the control link answered {status} {headers}")
         registry.rotate_log()
         nginxes = {"nginx": nginx_class({"/landing.html": landing}, extra=extra),
                    "nginx_tuned": nginx_class({"/landing.html": landing}, tuned=True, extra=extra)}
         try:
             targets = {"routereg": (registry.port, path, env)}
             pids = {"routereg": registry.process.pid}
+            if label == "redirect_webhook":
+                targets["routereg_plain"] = (registry.port, path, {"BENCH_HOST": PLAIN_HOST})
+                pids["routereg_plain"] = registry.process.pid
             for name, server in nginxes.items():
                 targets[name] = (server.port, nginx_path, env)
                 pids[name] = server.process.pid
@@ -110,6 +130,8 @@ def phase_serving(registry, nginx_class, alternate, summarize, rounds, duration)
         r = {name: summarize(value) for name, value in runs.items()}
         r["ratio"] = r["routereg"]["rps"] / r["nginx"]["rps"]
         r["tuned_ratio"] = r["routereg"]["rps"] / r["nginx_tuned"]["rps"]
+        if "routereg_plain" in r:
+            r["webhook_ratio"] = r["routereg"]["rps"] / r["routereg_plain"]["rps"]
         results[label] = r
     if receiver:
         # Clicks are flushed and their batches delivered every few seconds: wait for the last ones.

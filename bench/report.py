@@ -199,6 +199,11 @@ def link_targets(links, pinned=False):
                      "≥ 1.0 (#45)" if label == "redirect_webhook" else "≥ 1.0",
                      f"{r['ratio']:.2f} ({_fmt(r['routereg']['rps'])} vs {_fmt(r['nginx']['rps'])} rps)",
                      r["ratio"] >= 1.0))
+        if "webhook_ratio" in r:
+            rows.append(("short-link 302 with a link.clicked webhook / the same server's 302 of an app without one, "
+                         "rounds alternating", "report",
+                         f"{r['webhook_ratio']:.2f} ({_fmt(r['routereg']['rps'])} vs "
+                         f"{_fmt(r['routereg_plain']['rps'])} rps)", None))
         goal = PINNED_GOALS["redirect"] if pinned and label == "redirect" else None
         rows.append((f"{what}: routereg / nginx tuned, access log on", f"≥ {goal} (#43, pinned)" if goal else "report",
                      f"{r['tuned_ratio']:.2f} ({_fmt(r['routereg']['rps'])} vs {_fmt(r['nginx_tuned']['rps'])} rps), "
