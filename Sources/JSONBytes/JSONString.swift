@@ -78,14 +78,14 @@ public enum JSONString {
         out.writeByte(UInt8(ascii: "\""))
     }
 
-    /// Whether `utf8` holds a byte JSON escapes (a control character, `"` or `\\`). Eight bytes at a time:
+    /// Whether `utf8` holds a byte JSON escapes (a control character, `"` or `\`). Eight bytes at a time:
     /// every request's log line and every JSON answer asks it of its paths and URLs.
     @inlinable
     public static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return false }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        // Bit-twiddling existence tests (exact for "any byte"): a byte below 0x20, or equal to `"` or `\\`.
+        // Bit-twiddling existence tests (exact for "any byte"): a byte below 0x20, or equal to `"` or `\`.
         @inline(__always) func escapes(_ word: UInt64) -> Bool {
             let control = (word &- ones &* 0x20) & ~word & highs
             let quote = word ^ (ones &* 0x22)

@@ -7,8 +7,8 @@ import CMicroHTTPD
 /// libmicrohttpd picks one, a proxy in front may have picked the other); and a declared body over the limit
 /// (refused before it is read; libmicrohttpd then closes the connection).
 ///
-/// The headers are scanned once, in C (`routereg_mhd_read_head`, when the request is made), for all of these together. The answers
-/// are fixed sentences: nothing of the request is echoed.
+/// The headers are scanned once, in C (`routereg_mhd_read_head`, when the request is made), for all of these
+/// together. The answers are fixed sentences: nothing of the request is echoed.
 public struct RequestGuard: HTTPMiddleware {
     public var hooks: HTTPMiddlewareHooks { [.head] }
 
